@@ -18,25 +18,15 @@ fn main() {
 
     // Name lookup: a match compiles to a small decision tree, no allocation.
     out.push_str("/// Look a Zarr v3 data type name up in the format table.\n");
-    out.push_str(
-        "pub(crate) const fn lookup_name(name: &[u8]) -> Option<DataType> {\n    match name {\n",
-    );
+    out.push_str("pub(crate) const fn lookup_name(name: &[u8]) -> Option<DataType> {\n    match name {\n");
     for f in FORMATS.iter() {
         let bytes: Vec<String> = f.name.bytes().map(|b| format!("{b}")).collect();
-        writeln!(
-            out,
-            "        [{}] => Some(DataType::{:?}),",
-            bytes.join(", "),
-            f.dtype
-        )
-        .unwrap();
+        writeln!(out, "        [{}] => Some(DataType::{:?}),", bytes.join(", "), f.dtype).unwrap();
     }
     out.push_str("        _ => None,\n    }\n}\n\n");
 
     // Pair matrix.
-    out.push_str(
-        "/// Kernel class of every ordered (source, target) pair, indexed `[src][dst]`.\n",
-    );
+    out.push_str("/// Kernel class of every ordered (source, target) pair, indexed `[src][dst]`.\n");
     out.push_str("pub(crate) static PAIR_CLASS: [[KernelClass; 26]; 26] = [\n");
     for s in FORMATS.iter() {
         out.push_str("    [");
@@ -61,11 +51,7 @@ fn main() {
         for byte in 0u64..256 {
             let packed: u16 = match f.decode_float(byte) {
                 Decoded::Finite { neg, mant, exp } => {
-                    assert!(
-                        mant < 32 && (-128..=127).contains(&exp),
-                        "{} {byte}",
-                        f.name
-                    );
+                    assert!(mant < 32 && (-128..=127).contains(&exp), "{} {byte}", f.name);
                     (mant as u16) | (((exp as i8 as u8) as u16) << 5) | ((neg as u16) << 13)
                 }
                 Decoded::Inf { neg } => ((neg as u16) << 13) | (1 << 14),
@@ -75,33 +61,15 @@ fn main() {
         }
         tables.push(row);
     }
-    writeln!(
-        out,
-        "/// Row of [`SMALL_FLOAT_DECODE`] for each data type (255: not a small float)."
-    )
-    .unwrap();
-    writeln!(
-        out,
-        "pub(crate) static SMALL_FLOAT_INDEX: [u8; 26] = {index:?};"
-    )
-    .unwrap();
-    writeln!(
-        out,
-        "/// Packed decode of every byte of each small float format (see build.rs)."
-    )
-    .unwrap();
-    writeln!(
-        out,
-        "pub(crate) static SMALL_FLOAT_DECODE: [[u16; 256]; {}] = [",
-        tables.len()
-    )
-    .unwrap();
+    writeln!(out, "/// Row of [`SMALL_FLOAT_DECODE`] for each data type (255: not a small float).").unwrap();
+    writeln!(out, "pub(crate) static SMALL_FLOAT_INDEX: [u8; 26] = {index:?};").unwrap();
+    writeln!(out, "/// Packed decode of every byte of each small float format (see build.rs).").unwrap();
+    writeln!(out, "pub(crate) static SMALL_FLOAT_DECODE: [[u16; 256]; {}] = [", tables.len()).unwrap();
     for row in &tables {
         writeln!(out, "    {row:?},").unwrap();
     }
     out.push_str("];\n");
 
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    std::fs::write(std::path::Path::new(&dir).join("generated.rs"), out)
-        .expect("write generated.rs");
+    std::fs::write(std::path::Path::new(&dir).join("generated.rs"), out).expect("write generated.rs");
 }

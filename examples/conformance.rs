@@ -121,13 +121,10 @@ fn run_file(path: &Path, t: &mut Tally) -> std::io::Result<()> {
 
 /// Outer error: the line itself is malformed. Inner error: the crate disagrees.
 fn check(line: &str) -> Result<Result<(), String>, String> {
-    let v: HashMap<String, Box<RawValue>> =
-        serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let v: HashMap<String, Box<RawValue>> = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let get = |k: &str| v.get(k).map(|r| r.get()).filter(|s| *s != "null");
     let string = |k: &str| -> Result<Option<String>, String> {
-        get(k)
-            .map(|s| serde_json::from_str::<String>(s).map_err(|e| format!("{k}: {e}")))
-            .transpose()
+        get(k).map(|s| serde_json::from_str::<String>(s).map_err(|e| format!("{k}: {e}"))).transpose()
     };
     let src = parse_type(&string("src")?.ok_or("missing src")?)?;
     let dst = parse_type(&string("dst")?.ok_or("missing dst")?)?;
@@ -148,19 +145,14 @@ fn check(line: &str) -> Result<Result<(), String>, String> {
                 c += &format!(",\"out_of_range\":{o}");
             }
             if let Some(m) = get("scalar_map") {
-                c += &format!(
-                    ",\"scalar_map\":{{\"{}\":{m}}}",
-                    if decode { "decode" } else { "encode" }
-                );
+                c += &format!(",\"scalar_map\":{{\"{}\":{m}}}", if decode { "decode" } else { "encode" });
             }
             format!("{{\"name\":\"cast_value\",\"configuration\":{c}}}}}")
         }
     };
     let array_type = if decode { dst } else { src };
     let plan = CodecMetadata::from_json(&codec_json).and_then(|codec| {
-        let fill = get("fill_value")
-            .map(OwnedFillValue::from_json)
-            .transpose()?;
+        let fill = get("fill_value").map(OwnedFillValue::from_json).transpose()?;
         codec.bind(array_type, fill.as_ref())
     });
     let plan = match (plan, expected.as_str()) {
@@ -172,18 +164,11 @@ fn check(line: &str) -> Result<Result<(), String>, String> {
     let input = parse_hex(&string("input")?.ok_or("missing input")?)?;
     let src_bytes = to_bytes(src, input);
     let mut out = vec![0u8; dst.size()];
-    let r = if decode {
-        plan.decode(&src_bytes, &mut out)
-    } else {
-        plan.encode(&src_bytes, &mut out)
-    };
+    let r = if decode { plan.decode(&src_bytes, &mut out) } else { plan.encode(&src_bytes, &mut out) };
     Ok(match (r, expected.as_str()) {
         (Err(CastError::Element(_)), "error") => Ok(()),
         (Err(e), _) => Err(format!("cast failed: {e}")),
-        (Ok(()), "error") => Err(format!(
-            "cast gave {:#x}, expected an error",
-            read_bits(dst.format(), &out)
-        )),
+        (Ok(()), "error") => Err(format!("cast gave {:#x}, expected an error", read_bits(dst.format(), &out))),
         (Ok(()), exp) => {
             let want = parse_hex(exp)?;
             let got = read_bits(dst.format(), &out);
@@ -203,9 +188,7 @@ fn parse_type(name: &str) -> Result<DataType, String> {
 }
 
 fn parse_hex(s: &str) -> Result<u64, String> {
-    let h = s
-        .strip_prefix("0x")
-        .ok_or_else(|| format!("not hex: {s:?}"))?;
+    let h = s.strip_prefix("0x").ok_or_else(|| format!("not hex: {s:?}"))?;
     u64::from_str_radix(h, 16).map_err(|e| format!("{s:?}: {e}"))
 }
 

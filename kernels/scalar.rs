@@ -28,11 +28,7 @@ pub fn read_bits(format: &Format, bytes: &[u8]) -> u64 {
 /// sign-extended to the whole byte; the other sub-byte types get zero upper bits.
 #[inline(always)]
 pub fn write_bits(format: &Format, bits: u64, out: &mut [u8]) {
-    let v = if format.kind == Kind::Signed {
-        sign_extend(bits, format.bits) as u64
-    } else {
-        bits
-    };
+    let v = if format.kind == Kind::Signed { sign_extend(bits, format.bits) as u64 } else { bits };
     match out.len() {
         1 => out[0] = v as u8,
         2 => out.copy_from_slice(&(v as u16).to_ne_bytes()),
@@ -126,14 +122,7 @@ pub fn round_finite(
 /// Returns the low 64 bits of the rounded magnitude and whether it needs more than 64 bits
 /// (possible only when `q < exp`, i.e. the value is already on the grid).
 #[inline(always)]
-fn round_scaled(
-    neg: bool,
-    mant: u64,
-    exp: i32,
-    sticky: bool,
-    q: i32,
-    rounding: Rounding,
-) -> (u64, bool) {
+fn round_scaled(neg: bool, mant: u64, exp: i32, sticky: bool, q: i32, rounding: Rounding) -> (u64, bool) {
     let shift = q as i64 - exp as i64;
     if shift <= 0 {
         // Exact: the value is a multiple of 2^q. Keep the low 64 bits for `wrap`.
@@ -154,11 +143,7 @@ fn round_scaled(
     } else if s == 64 {
         (0, mant >> 63 != 0, (mant << 1) != 0)
     } else {
-        (
-            mant >> s,
-            (mant >> (s - 1)) & 1 != 0,
-            mant & ((1u64 << (s - 1)) - 1) != 0,
-        )
+        (mant >> s, (mant >> (s - 1)) & 1 != 0, mant & ((1u64 << (s - 1)) - 1) != 0)
     };
     let rest = rest || sticky;
     let up = match rounding {
@@ -173,12 +158,7 @@ fn round_scaled(
 
 /// Out of range: the configured rule decides (DECISIONS §2 step 5).
 #[inline]
-fn out_of_range(
-    to: &Format,
-    above: bool,
-    oor: Option<OutOfRange>,
-    wrapped: u64,
-) -> Result<u64, Reason> {
+fn out_of_range(to: &Format, above: bool, oor: Option<OutOfRange>, wrapped: u64) -> Result<u64, Reason> {
     match oor {
         Some(OutOfRange::Clamp) => Ok(if to.kind == Kind::Float && to.has_inf {
             to.positive_infinity() | if above { 0 } else { to.sign_mask() }
@@ -189,11 +169,7 @@ fn out_of_range(
         }),
         // `wrap` is only ever configured for integer targets; the plan drops it elsewhere.
         Some(OutOfRange::Wrap) if to.kind != Kind::Float => Ok(wrapped),
-        _ => Err(Reason::OutOfRange {
-            above,
-            min: to.min_bits(),
-            max: to.max_bits(),
-        }),
+        _ => Err(Reason::OutOfRange { above, min: to.min_bits(), max: to.max_bits() }),
     }
 }
 
@@ -246,11 +222,7 @@ fn round_to_float(
     // The value lies in [2^e, 2^(e+1)); its grid spacing there is 2^q, never finer than the
     // subnormal spacing, and the exponent is unbounded above (range is checked afterwards).
     let e = 63 - mant.leading_zeros() as i32 + exp;
-    let mut q = if to.subnormals {
-        e.max(to.min_normal_exponent()) - m
-    } else {
-        e - m
-    };
+    let mut q = if to.subnormals { e.max(to.min_normal_exponent()) - m } else { e - m };
     let (mut n, _) = round_scaled(neg, mant, exp, sticky, q, rounding);
     if n >> (m + 1) != 0 {
         // Rounded up into the next binade: n == 2^(m+1).
@@ -289,22 +261,12 @@ fn signed_zero(to: &Format, neg: bool) -> u64 {
 /// holds whole elements and `dst` exactly as many.
 pub fn cast(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let (from, to) = (dir.from.format(), dir.to.format());
-    let pairs = src
-        .chunks_exact(from.size)
-        .zip(dst.chunks_exact_mut(to.size));
+    let pairs = src.chunks_exact(from.size).zip(dst.chunks_exact_mut(to.size));
     for (index, (s, d)) in pairs.enumerate() {
         let bits = read_bits(from, s);
         match cast_element(dir, bits) {
             Ok(v) => write_bits(to, v, d),
-            Err(reason) => {
-                return Err(ElementError {
-                    index,
-                    value: bits,
-                    from: dir.from,
-                    to: dir.to,
-                    reason,
-                })
-            }
+            Err(reason) => return Err(ElementError { index, value: bits, from: dir.from, to: dir.to, reason }),
         }
     }
     Ok(())

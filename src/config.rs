@@ -164,10 +164,7 @@ impl<'a> CastConfig<'a> {
             data_type,
             rounding: Rounding::NearestEven,
             out_of_range: None,
-            scalar_map: ScalarMap {
-                encode: &[],
-                decode: &[],
-            },
+            scalar_map: ScalarMap { encode: &[], decode: &[] },
         }
     }
 
@@ -184,11 +181,7 @@ impl<'a> CastConfig<'a> {
     }
 
     /// Set `scalar_map`.
-    pub const fn with_scalar_map(
-        mut self,
-        encode: &'a [MapEntry<'a>],
-        decode: &'a [MapEntry<'a>],
-    ) -> Self {
+    pub const fn with_scalar_map(mut self, encode: &'a [MapEntry<'a>], decode: &'a [MapEntry<'a>]) -> Self {
         self.scalar_map = ScalarMap { encode, decode };
         self
     }

@@ -19,10 +19,7 @@ struct Big {
 
 impl Big {
     fn new() -> Self {
-        Big {
-            limbs: [0; LIMBS],
-            len: 0,
-        }
+        Big { limbs: [0; LIMBS], len: 0 }
     }
 
     fn is_zero(&self) -> bool {
@@ -52,21 +49,10 @@ impl Big {
         let new_len = (self.len + words + 1).min(LIMBS);
         for i in (0..new_len).rev() {
             let src = i as isize - words as isize;
-            let hi = if src >= 0 && (src as usize) < self.len {
-                self.limbs[src as usize]
-            } else {
-                0
-            };
-            let lo = if rem > 0 && src >= 1 && ((src - 1) as usize) < self.len {
-                self.limbs[(src - 1) as usize]
-            } else {
-                0
-            };
-            self.limbs[i] = if rem == 0 {
-                hi
-            } else {
-                (hi << rem) | (lo >> (32 - rem))
-            };
+            let hi = if src >= 0 && (src as usize) < self.len { self.limbs[src as usize] } else { 0 };
+            let lo =
+                if rem > 0 && src >= 1 && ((src - 1) as usize) < self.len { self.limbs[(src - 1) as usize] } else { 0 };
+            self.limbs[i] = if rem == 0 { hi } else { (hi << rem) | (lo >> (32 - rem)) };
         }
         self.len = new_len;
         self.trim();
@@ -125,9 +111,17 @@ pub(crate) struct Exact {
     pub sticky: bool,
 }
 
+/// The parts of a JSON number's text.
+pub(crate) struct NumberParts<'a> {
+    pub neg: bool,
+    pub int: &'a [u8],
+    pub frac: &'a [u8],
+    /// The exponent's text after `e`/`E`, sign included.
+    pub exp: Option<&'a [u8]>,
+}
+
 /// Strict JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-/// Returns (negative, integer digits, fraction digits, exponent text) on success.
-pub(crate) fn split_json_number(text: &str) -> Option<(bool, &[u8], &[u8], Option<&[u8]>)> {
+pub(crate) fn split_json_number(text: &str) -> Option<NumberParts<'_>> {
     let b = text.as_bytes();
     let mut i = 0;
     let neg = b.first() == Some(&b'-');
@@ -173,12 +167,12 @@ pub(crate) fn split_json_number(text: &str) -> Option<(bool, &[u8], &[u8], Optio
     if i != b.len() {
         return None;
     }
-    Some((neg, int, frac, exp))
+    Some(NumberParts { neg, int, frac, exp })
 }
 
 /// Parse JSON number text exactly. `None` if it is not a JSON number.
 pub(crate) fn parse(text: &str) -> Option<Exact> {
-    let (neg, int, frac, exp_text) = split_json_number(text)?;
+    let NumberParts { neg, int, frac, exp: exp_text } = split_json_number(text)?;
     // Decimal exponent, saturated far beyond anything that matters.
     let mut exp10: i64 = 0;
     if let Some(e) = exp_text {
@@ -217,44 +211,24 @@ pub(crate) fn parse(text: &str) -> Option<Exact> {
         scale -= 1;
     }
     if big.is_zero() {
-        return Some(Exact {
-            neg,
-            mant: 0,
-            exp: 0,
-            sticky: false,
-        });
+        return Some(Exact { neg, mant: 0, exp: 0, sticky: false });
     }
     // value lies in [10^(kept-1+scale), 10^(kept+scale)).
     let top = kept as i64 + scale;
     if top > 331 {
         // Above 10^330 > 2^1096: beyond every format's range in every rounding mode.
-        return Some(Exact {
-            neg,
-            mant: 1 << 63,
-            exp: 1100,
-            sticky: false,
-        });
+        return Some(Exact { neg, mant: 1 << 63, exp: 1100, sticky: false });
     }
     if top < -360 {
         // Below 10^-360 < 2^-1195: rounds like any value in (0, 2^-1076) in every mode.
-        return Some(Exact {
-            neg,
-            mant: 1 << 63,
-            exp: -1300 - 63,
-            sticky: false,
-        });
+        return Some(Exact { neg, mant: 1 << 63, exp: -1300 - 63, sticky: false });
     }
     if scale >= 0 {
         for _ in 0..scale {
             big.mul_add(10, 0);
         }
         let (mant, exp, sticky) = big.top64();
-        return Some(Exact {
-            neg,
-            mant,
-            exp,
-            sticky,
-        });
+        return Some(Exact { neg, mant, exp, sticky });
     }
     // value = D / 10^n: compute floor(D * 2^s / 10^n) with at least 66 bits, and whether the
     // division was exact. log2(10) < 3.322.
@@ -270,10 +244,5 @@ pub(crate) fn parse(text: &str) -> Option<Exact> {
         left -= step;
     }
     let (mant, shift, sticky) = big.top64();
-    Some(Exact {
-        neg,
-        mant,
-        exp: shift - s as i32,
-        sticky: sticky || inexact,
-    })
+    Some(Exact { neg, mant, exp: shift - s as i32, sticky: sticky || inexact })
 }

@@ -64,17 +64,9 @@ impl DataType {
         match f.kind {
             Kind::Signed => {
                 let v = sign_extend(bits, f.bits);
-                Decoded::Finite {
-                    neg: v < 0,
-                    mant: v.unsigned_abs(),
-                    exp: 0,
-                }
+                Decoded::Finite { neg: v < 0, mant: v.unsigned_abs(), exp: 0 }
             }
-            Kind::Unsigned => Decoded::Finite {
-                neg: false,
-                mant: bits,
-                exp: 0,
-            },
+            Kind::Unsigned => Decoded::Finite { neg: false, mant: bits, exp: 0 },
             Kind::Float => {
                 let row = SMALL_FLOAT_INDEX[self as usize];
                 match SMALL_FLOAT_DECODE.get(row as usize) {
@@ -91,11 +83,7 @@ impl DataType {
 fn unpack_small(p: u16) -> Decoded {
     let neg = p & (1 << 13) != 0;
     match p >> 14 {
-        0 => Decoded::Finite {
-            neg,
-            mant: (p & 0x1f) as u64,
-            exp: ((p >> 5) as u8) as i8 as i32,
-        },
+        0 => Decoded::Finite { neg, mant: (p & 0x1f) as u64, exp: ((p >> 5) as u8) as i8 as i32 },
         1 => Decoded::Inf { neg },
         _ => Decoded::Nan,
     }

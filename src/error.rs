@@ -51,11 +51,7 @@ impl fmt::Display for ScalarDisplay {
                 // Display only: every format of the crate embeds exactly in binary64. Plain
                 // notation for magnitudes about 1e-5..1e16 (binary exponent -17..53).
                 let v = exact_f64(neg, mant, exp);
-                let e = if mant == 0 {
-                    0
-                } else {
-                    63 - mant.leading_zeros() as i32 + exp
-                };
+                let e = if mant == 0 { 0 } else { 63 - mant.leading_zeros() as i32 + exp };
                 if (-17..53).contains(&e) {
                     write!(f, "{v}")
                 } else {
@@ -76,11 +72,7 @@ fn exact_f64(neg: bool, mant: u64, exp: i32) -> f64 {
     let msb = 63 - mant.leading_zeros() as i32;
     let e = msb + exp;
     let bits = if e >= -1022 {
-        let frac = if msb <= 52 {
-            mant << (52 - msb)
-        } else {
-            mant >> (msb - 52)
-        };
+        let frac = if msb <= 52 { mant << (52 - msb) } else { mant >> (msb - 52) };
         (((e + 1023) as u64) << 52) | (frac & ((1u64 << 52) - 1))
     } else {
         let s = exp + 1074;
@@ -96,22 +88,12 @@ fn exact_f64(neg: bool, mant: u64, exp: i32) -> f64 {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::NanNotRepresentable => {
-                f.write_str("NaN is not representable in the target type")
-            }
+            Reason::NanNotRepresentable => f.write_str("NaN is not representable in the target type"),
             Reason::InfinityNotRepresentable { negative } => {
-                write!(
-                    f,
-                    "{}Infinity is not representable in the target type",
-                    if *negative { "-" } else { "" }
-                )
+                write!(f, "{}Infinity is not representable in the target type", if *negative { "-" } else { "" })
             }
             Reason::OutOfRange { above, .. } => {
-                write!(
-                    f,
-                    "out of range ({} the representable range)",
-                    if *above { "above" } else { "below" }
-                )
+                write!(f, "out of range ({} the representable range)", if *above { "above" } else { "below" })
             }
         }
     }
@@ -139,10 +121,7 @@ impl fmt::Display for ElementError {
             "element {}: {} value {} cannot be cast to {}: {}",
             self.index,
             self.from,
-            ScalarDisplay {
-                data_type: self.from,
-                bits: self.value
-            },
+            ScalarDisplay { data_type: self.from, bits: self.value },
             self.to,
             self.reason
         )?;
@@ -150,14 +129,8 @@ impl fmt::Display for ElementError {
             write!(
                 f,
                 " [{}, {}]",
-                ScalarDisplay {
-                    data_type: self.to,
-                    bits: min
-                },
-                ScalarDisplay {
-                    data_type: self.to,
-                    bits: max
-                }
+                ScalarDisplay { data_type: self.to, bits: min },
+                ScalarDisplay { data_type: self.to, bits: max }
             )?;
         }
         Ok(())
@@ -208,20 +181,13 @@ impl fmt::Display for CastError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CastError::InputLength { len, element_size } => {
-                write!(
-                    f,
-                    "input length {len} is not a multiple of the element size {element_size}"
-                )
+                write!(f, "input length {len} is not a multiple of the element size {element_size}")
             }
             CastError::OutputLength { expected, actual } => {
                 write!(f, "output buffer is {actual} bytes, expected {expected}")
             }
             CastError::ElementSize { data_type, actual } => {
-                write!(
-                    f,
-                    "element type of {actual} bytes given where {data_type} needs {}",
-                    data_type.size()
-                )
+                write!(f, "element type of {actual} bytes given where {data_type} needs {}", data_type.size())
             }
             CastError::Element(e) => e.fmt(f),
         }
@@ -282,29 +248,19 @@ pub enum FillValueError {
 impl fmt::Display for FillValueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FillValueError::NotAnInteger => {
-                f.write_str("integer types take a JSON integer literal")
-            }
+            FillValueError::NotAnInteger => f.write_str("integer types take a JSON integer literal"),
             FillValueError::IntegerOutOfRange => f.write_str("integer out of the type's range"),
-            FillValueError::NumberOutOfRange => {
-                f.write_str("number outside the type's finite range")
-            }
+            FillValueError::NumberOutOfRange => f.write_str("number outside the type's finite range"),
             FillValueError::NumberSyntax => f.write_str("not a JSON number"),
             FillValueError::NanNotSupported => f.write_str("the type has no NaN"),
             FillValueError::InfinityNotSupported => f.write_str("the type has no infinities"),
-            FillValueError::NotPositive => {
-                f.write_str("float8_e8m0fnu holds positive numbers only")
-            }
+            FillValueError::NotPositive => f.write_str("float8_e8m0fnu holds positive numbers only"),
             FillValueError::HexDigits { expected } => {
                 write!(f, "hex bit pattern needs exactly {expected} digits")
             }
             FillValueError::HexSyntax => f.write_str("not a hex bit pattern"),
-            FillValueError::HexHighBits => {
-                f.write_str("hex bit pattern sets bits above the type's width")
-            }
-            FillValueError::HexForInteger => {
-                f.write_str("integer types take a JSON integer literal, not hex")
-            }
+            FillValueError::HexHighBits => f.write_str("hex bit pattern sets bits above the type's width"),
+            FillValueError::HexForInteger => f.write_str("integer types take a JSON integer literal, not hex"),
         }
     }
 }

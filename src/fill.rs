@@ -36,10 +36,7 @@ pub fn fill_value_bits(data_type: DataType, value: &FillValue<'_>) -> Result<u64
         }
         FillValue::Hex(digits) => hex_bits(data_type, digits),
         FillValue::Int(v) => float_bits(data_type, exact_from_i128(v)),
-        FillValue::Number(text) => float_bits(
-            data_type,
-            decimal::parse(text).ok_or(FillValueError::NumberSyntax)?,
-        ),
+        FillValue::Number(text) => float_bits(data_type, decimal::parse(text).ok_or(FillValueError::NumberSyntax)?),
     }
 }
 
@@ -47,7 +44,7 @@ fn integer_bits(data_type: DataType, value: &FillValue<'_>) -> Result<u64, FillV
     let v: i128 = match *value {
         FillValue::Int(v) => v,
         FillValue::Number(text) => {
-            let (neg, int, frac, exp) =
+            let decimal::NumberParts { neg, int, frac, exp } =
                 decimal::split_json_number(text).ok_or(FillValueError::NumberSyntax)?;
             if !frac.is_empty() || exp.is_some() {
                 return Err(FillValueError::NotAnInteger);
@@ -66,9 +63,7 @@ fn integer_bits(data_type: DataType, value: &FillValue<'_>) -> Result<u64, FillV
             }
         }
         FillValue::NaN => return Err(FillValueError::NanNotSupported),
-        FillValue::Infinity | FillValue::NegInfinity => {
-            return Err(FillValueError::InfinityNotSupported)
-        }
+        FillValue::Infinity | FillValue::NegInfinity => return Err(FillValueError::InfinityNotSupported),
         FillValue::Hex(_) => return Err(FillValueError::HexForInteger),
     };
     let f = data_type.format();
@@ -104,20 +99,10 @@ fn exact_from_i128(v: i128) -> Exact {
     let mag = v.unsigned_abs();
     let neg = v < 0;
     if mag >> 64 == 0 {
-        return Exact {
-            neg,
-            mant: mag as u64,
-            exp: 0,
-            sticky: false,
-        };
+        return Exact { neg, mant: mag as u64, exp: 0, sticky: false };
     }
     let shift = 64 - mag.leading_zeros();
-    Exact {
-        neg,
-        mant: (mag >> shift) as u64,
-        exp: shift as i32,
-        sticky: mag & ((1u128 << shift) - 1) != 0,
-    }
+    Exact { neg, mant: (mag >> shift) as u64, exp: shift as i32, sticky: mag & ((1u128 << shift) - 1) != 0 }
 }
 
 fn float_bits(data_type: DataType, x: Exact) -> Result<u64, FillValueError> {
@@ -125,14 +110,6 @@ fn float_bits(data_type: DataType, x: Exact) -> Result<u64, FillValueError> {
     if !f.has_sign && (x.neg || (x.mant == 0 && !x.sticky)) {
         return Err(FillValueError::NotPositive);
     }
-    round_finite(
-        f,
-        x.neg,
-        x.mant,
-        x.exp,
-        x.sticky,
-        Rounding::NearestEven,
-        None,
-    )
-    .map_err(|_| FillValueError::NumberOutOfRange)
+    round_finite(f, x.neg, x.mant, x.exp, x.sticky, Rounding::NearestEven, None)
+        .map_err(|_| FillValueError::NumberOutOfRange)
 }

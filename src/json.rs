@@ -133,16 +133,11 @@ impl<'de> Deserialize<'de> for Members {
 }
 
 fn meta(path: &str, message: impl fmt::Display) -> ConfigError {
-    ConfigError::Metadata {
-        path: path.to_owned(),
-        message: message.to_string(),
-    }
+    ConfigError::Metadata { path: path.to_owned(), message: message.to_string() }
 }
 
 fn object(raw: &str, path: &str) -> Result<Vec<(String, Box<RawValue>)>, ConfigError> {
-    serde_json::from_str::<Members>(raw)
-        .map(|m| m.0)
-        .map_err(|e| meta(path, e))
+    serde_json::from_str::<Members>(raw).map(|m| m.0).map_err(|e| meta(path, e))
 }
 
 fn string(raw: &RawValue, path: &str) -> Result<String, ConfigError> {
@@ -163,7 +158,9 @@ fn scalar(raw: &RawValue, path: &str) -> Result<OwnedFillValue, ConfigError> {
                 Some(h) => Ok(OwnedFillValue::Hex(h.to_owned())),
                 None => Err(meta(
                     path,
-                    format_args!("{text} is not a fill value (a number, \"NaN\", \"Infinity\", \"-Infinity\" or \"0x\" hex)"),
+                    format_args!(
+                        "{text} is not a fill value (a number, \"NaN\", \"Infinity\", \"-Infinity\" or \"0x\" hex)"
+                    ),
                 )),
             },
         };
@@ -178,44 +175,21 @@ fn scalar(raw: &RawValue, path: &str) -> Result<OwnedFillValue, ConfigError> {
         }
         return Ok(OwnedFillValue::Number(text.to_owned()));
     }
-    Err(meta(
-        path,
-        format_args!("expected a number or a string, got {text}"),
-    ))
+    Err(meta(path, format_args!("expected a number or a string, got {text}")))
 }
 
 fn map_list(raw: &RawValue, path: &str) -> Result<Vec<OwnedMapEntry>, ConfigError> {
-    let items: Vec<Box<RawValue>> = serde_json::from_str(raw.get()).map_err(|_| {
-        meta(
-            path,
-            format_args!(
-                "expected an array of [input, output] pairs, got {}",
-                raw.get()
-            ),
-        )
-    })?;
+    let items: Vec<Box<RawValue>> = serde_json::from_str(raw.get())
+        .map_err(|_| meta(path, format_args!("expected an array of [input, output] pairs, got {}", raw.get())))?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let p = format!("{path}[{i}]");
-        let pair: Vec<Box<RawValue>> = serde_json::from_str(item.get()).map_err(|_| {
-            meta(
-                &p,
-                format_args!("expected an [input, output] pair, got {}", item.get()),
-            )
-        })?;
+        let pair: Vec<Box<RawValue>> = serde_json::from_str(item.get())
+            .map_err(|_| meta(&p, format_args!("expected an [input, output] pair, got {}", item.get())))?;
         if pair.len() != 2 {
-            return Err(meta(
-                &p,
-                format_args!(
-                    "expected an [input, output] pair, got {} elements",
-                    pair.len()
-                ),
-            ));
+            return Err(meta(&p, format_args!("expected an [input, output] pair, got {} elements", pair.len())));
         }
-        out.push((
-            scalar(&pair[0], &format!("{p}[0]"))?,
-            scalar(&pair[1], &format!("{p}[1]"))?,
-        ));
+        out.push((scalar(&pair[0], &format!("{p}[0]"))?, scalar(&pair[1], &format!("{p}[1]"))?));
     }
     Ok(out)
 }
@@ -237,18 +211,12 @@ fn data_type(raw: &RawValue, path: &str) -> Result<(DataType, bool), ConfigError
     };
     match DataType::from_name(&name) {
         Some(t) => Ok((t, as_object)),
-        None => Err(meta(
-            &name_path,
-            format_args!("\"{name}\" is not one of the 26 cast_value data types"),
-        )),
+        None => Err(meta(&name_path, format_args!("\"{name}\" is not one of the 26 cast_value data types"))),
     }
 }
 
 fn borrow_list(l: &Option<Vec<OwnedMapEntry>>) -> Vec<MapEntry<'_>> {
-    l.iter()
-        .flatten()
-        .map(|(a, b)| (a.as_fill_value(), b.as_fill_value()))
-        .collect()
+    l.iter().flatten().map(|(a, b)| (a.as_fill_value(), b.as_fill_value())).collect()
 }
 
 impl CodecMetadata {
@@ -265,12 +233,7 @@ impl CodecMetadata {
         }
         match name.as_deref() {
             Some("cast_value") => {}
-            Some(other) => {
-                return Err(meta(
-                    "name",
-                    format_args!("expected \"cast_value\", got \"{other}\""),
-                ))
-            }
+            Some(other) => return Err(meta("name", format_args!("expected \"cast_value\", got \"{other}\""))),
             None => return Err(meta("name", "missing")),
         }
         let configuration = configuration.ok_or_else(|| meta("configuration", "missing"))?;
@@ -295,9 +258,10 @@ impl CodecMetadata {
                 }
                 "out_of_range" => {
                     let s = string(&v, &path)?;
-                    out_of_range = Some(OutOfRange::from_name(&s).ok_or_else(|| {
-                        meta(&path, format_args!("\"{s}\" is not \"clamp\" or \"wrap\""))
-                    })?);
+                    out_of_range = Some(
+                        OutOfRange::from_name(&s)
+                            .ok_or_else(|| meta(&path, format_args!("\"{s}\" is not \"clamp\" or \"wrap\"")))?,
+                    );
                 }
                 "scalar_map" => {
                     let mut m = OwnedScalarMap::default();
@@ -314,18 +278,11 @@ impl CodecMetadata {
                 _ => return Err(meta(&path, "unknown key")),
             }
         }
-        let (data_type, data_type_as_object) =
-            dt.ok_or_else(|| meta("configuration.data_type", "missing"))?;
+        let (data_type, data_type_as_object) = dt.ok_or_else(|| meta("configuration.data_type", "missing"))?;
         if out_of_range == Some(OutOfRange::Wrap) && data_type.is_float() {
             return Err(ConfigError::WrapNeedsIntegerTarget { data_type });
         }
-        Ok(CodecMetadata {
-            data_type,
-            data_type_as_object,
-            rounding,
-            out_of_range,
-            scalar_map,
-        })
+        Ok(CodecMetadata { data_type, data_type_as_object, rounding, out_of_range, scalar_map })
     }
 
     /// The codec entry as JSON, with exactly the fields that were present.
@@ -378,11 +335,7 @@ impl CodecMetadata {
 
     /// Bind to a decoded array of `array_type` with an optional fill value (see
     /// [`CastPlan::new`]).
-    pub fn bind(
-        &self,
-        array_type: DataType,
-        fill_value: Option<&OwnedFillValue>,
-    ) -> Result<CastPlan, ConfigError> {
+    pub fn bind(&self, array_type: DataType, fill_value: Option<&OwnedFillValue>) -> Result<CastPlan, ConfigError> {
         let (encode, decode) = match &self.scalar_map {
             Some(m) => (borrow_list(&m.encode), borrow_list(&m.decode)),
             None => (Vec::new(), Vec::new()),
@@ -391,10 +344,6 @@ impl CodecMetadata {
             .with_rounding(self.rounding.unwrap_or_default())
             .with_out_of_range(self.out_of_range)
             .with_scalar_map(&encode, &decode);
-        CastPlan::new(
-            &config,
-            array_type,
-            fill_value.map(OwnedFillValue::as_fill_value),
-        )
+        CastPlan::new(&config, array_type, fill_value.map(OwnedFillValue::as_fill_value))
     }
 }

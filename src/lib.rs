@@ -52,12 +52,7 @@ mod plan;
 pub mod kernels;
 
 pub use config::{CastConfig, FillValue, MapEntry, OutOfRange, Rounding, ScalarMap};
-pub use dtype::{
-    DataType, Decoded, Format, KernelClass, Kind, NanEncoding, UnknownDataType, ALL_DATA_TYPES,
-    FORMATS,
-};
-pub use error::{
-    CastError, ConfigError, ElementError, FillValueError, MapDirection, Reason, ScalarDisplay,
-};
+pub use dtype::{DataType, Decoded, Format, KernelClass, Kind, NanEncoding, UnknownDataType, ALL_DATA_TYPES, FORMATS};
+pub use error::{CastError, ConfigError, ElementError, FillValueError, MapDirection, Reason, ScalarDisplay};
 pub use fill::fill_value_bits;
 pub use plan::{CastPlan, Direction, ResolvedMap, INLINE_MAP_CAPACITY};

@@ -94,10 +94,7 @@ impl ResolvedMap {
     /// The output for a canonical key, if mapped.
     #[inline]
     pub fn get(&self, key: u64) -> Option<u64> {
-        self.entries()
-            .iter()
-            .find(|&&(k, _)| k == key)
-            .map(|&(_, v)| v)
+        self.entries().iter().find(|&&(k, _)| k == key).map(|&(_, v)| v)
     }
 }
 
@@ -143,18 +140,12 @@ impl Direction {
     /// Cast `src` into `dst` (raw native-endian element bytes) with this direction's kernel.
     pub fn run(&self, src: &[u8], dst: &mut [u8]) -> Result<(), CastError> {
         let (ss, ds) = (self.from.size(), self.to.size());
-        if src.len() % ss != 0 {
-            return Err(CastError::InputLength {
-                len: src.len(),
-                element_size: ss,
-            });
+        if !src.len().is_multiple_of(ss) {
+            return Err(CastError::InputLength { len: src.len(), element_size: ss });
         }
-        let expected = (src.len() / ss).checked_mul(ds).unwrap_or(usize::MAX);
+        let expected = (src.len() / ss).saturating_mul(ds);
         if dst.len() != expected {
-            return Err(CastError::OutputLength {
-                expected,
-                actual: dst.len(),
-            });
+            return Err(CastError::OutputLength { expected, actual: dst.len() });
         }
         (self.kernel)(self, src, dst).map_err(CastError::Element)
     }
@@ -198,61 +189,32 @@ impl CastPlan {
             return Err(ConfigError::WrapNeedsIntegerTarget { data_type });
         }
         let tier = Tier::best();
-        let direction =
-            |from: DataType, to: DataType, md, list| -> Result<Direction, ConfigError> {
-                let out_of_range = match config.out_of_range {
-                    Some(OutOfRange::Wrap) if to.is_float() => None,
-                    other => other,
-                };
-                let mut d = Direction {
-                    from,
-                    to,
-                    rounding: config.rounding,
-                    out_of_range,
-                    map: ResolvedMap::build(md, list, from, to)?,
-                    kernel: scalar::cast,
-                };
-                d.kernel = kernels::select(tier, &d).unwrap_or(scalar::cast);
-                Ok(d)
+        let direction = |from: DataType, to: DataType, md, list| -> Result<Direction, ConfigError> {
+            let out_of_range = match config.out_of_range {
+                Some(OutOfRange::Wrap) if to.is_float() => None,
+                other => other,
             };
-        let encode = direction(
-            array_type,
-            data_type,
-            MapDirection::Encode,
-            config.scalar_map.encode,
-        )?;
-        let decode = direction(
-            data_type,
-            array_type,
-            MapDirection::Decode,
-            config.scalar_map.decode,
-        )?;
-        let mut plan = CastPlan {
-            array_type,
-            encode,
-            decode,
-            fill: None,
-            encoded_fill: None,
-            tier,
+            let mut d = Direction {
+                from,
+                to,
+                rounding: config.rounding,
+                out_of_range,
+                map: ResolvedMap::build(md, list, from, to)?,
+                kernel: scalar::cast,
+            };
+            d.kernel = kernels::select(tier, &d).unwrap_or(scalar::cast);
+            Ok(d)
         };
+        let encode = direction(array_type, data_type, MapDirection::Encode, config.scalar_map.encode)?;
+        let decode = direction(data_type, array_type, MapDirection::Decode, config.scalar_map.decode)?;
+        let mut plan = CastPlan { array_type, encode, decode, fill: None, encoded_fill: None, tier };
         if let Some(fv) = fill_value {
-            let fill = fill_value_bits(array_type, &fv).map_err(|error| {
-                ConfigError::InvalidFillValue {
-                    data_type: array_type,
-                    error,
-                }
-            })?;
+            let fill = fill_value_bits(array_type, &fv)
+                .map_err(|error| ConfigError::InvalidFillValue { data_type: array_type, error })?;
             let encoded = plan.cast_one(&plan.encode, fill, MapDirection::Encode)?;
             let decoded = plan.cast_one(&plan.decode, encoded, MapDirection::Decode)?;
-            if scalar::canonical_key(array_type, decoded) != scalar::canonical_key(array_type, fill)
-            {
-                return Err(ConfigError::FillValueRoundTrip {
-                    array_type,
-                    fill,
-                    data_type,
-                    encoded,
-                    decoded,
-                });
+            if scalar::canonical_key(array_type, decoded) != scalar::canonical_key(array_type, fill) {
+                return Err(ConfigError::FillValueRoundTrip { array_type, fill, data_type, encoded, decoded });
             }
             plan.fill = Some(fill);
             plan.encoded_fill = Some(encoded);
@@ -260,21 +222,10 @@ impl CastPlan {
         Ok(plan)
     }
 
-    fn cast_one(
-        &self,
-        dir: &Direction,
-        bits: u64,
-        direction: MapDirection,
-    ) -> Result<u64, ConfigError> {
+    fn cast_one(&self, dir: &Direction, bits: u64, direction: MapDirection) -> Result<u64, ConfigError> {
         scalar::cast_element(dir, bits).map_err(|reason| ConfigError::FillValueNotCastable {
             direction,
-            error: ElementError {
-                index: 0,
-                value: bits,
-                from: dir.from,
-                to: dir.to,
-                reason,
-            },
+            error: ElementError { index: 0, value: bits, from: dir.from, to: dir.to, reason },
         })
     }
 
@@ -302,20 +253,12 @@ impl CastPlan {
 
     /// [`encode`](Self::encode) over typed slices (any `Pod` types whose sizes match the two
     /// data types; e.g. `f32` -> `u8`, `half::f16` -> `i16`).
-    pub fn encode_slice<S: bytemuck::Pod, D: bytemuck::Pod>(
-        &self,
-        src: &[S],
-        dst: &mut [D],
-    ) -> Result<(), CastError> {
+    pub fn encode_slice<S: bytemuck::Pod, D: bytemuck::Pod>(&self, src: &[S], dst: &mut [D]) -> Result<(), CastError> {
         typed(&self.encode, src, dst)
     }
 
     /// [`decode`](Self::decode) over typed slices.
-    pub fn decode_slice<S: bytemuck::Pod, D: bytemuck::Pod>(
-        &self,
-        src: &[S],
-        dst: &mut [D],
-    ) -> Result<(), CastError> {
+    pub fn decode_slice<S: bytemuck::Pod, D: bytemuck::Pod>(&self, src: &[S], dst: &mut [D]) -> Result<(), CastError> {
         typed(&self.decode, src, dst)
     }
 
@@ -355,22 +298,12 @@ impl CastPlan {
     }
 }
 
-fn typed<S: bytemuck::Pod, D: bytemuck::Pod>(
-    dir: &Direction,
-    src: &[S],
-    dst: &mut [D],
-) -> Result<(), CastError> {
+fn typed<S: bytemuck::Pod, D: bytemuck::Pod>(dir: &Direction, src: &[S], dst: &mut [D]) -> Result<(), CastError> {
     if core::mem::size_of::<S>() != dir.from.size() {
-        return Err(CastError::ElementSize {
-            data_type: dir.from,
-            actual: core::mem::size_of::<S>(),
-        });
+        return Err(CastError::ElementSize { data_type: dir.from, actual: core::mem::size_of::<S>() });
     }
     if core::mem::size_of::<D>() != dir.to.size() {
-        return Err(CastError::ElementSize {
-            data_type: dir.to,
-            actual: core::mem::size_of::<D>(),
-        });
+        return Err(CastError::ElementSize { data_type: dir.to, actual: core::mem::size_of::<D>() });
     }
     dir.run(bytemuck::cast_slice(src), bytemuck::cast_slice_mut(dst))
 }
