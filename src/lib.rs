@@ -56,3 +56,8 @@ pub use dtype::{DataType, Decoded, Format, KernelClass, Kind, NanEncoding, Unkno
 pub use error::{CastError, ConfigError, ElementError, FillValueError, MapDirection, Reason, ScalarDisplay};
 pub use fill::fill_value_bits;
 pub use plan::{CastPlan, Direction, ResolvedMap, INLINE_MAP_CAPACITY};
+
+/// The README's examples run as doctests, so the front page cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
