@@ -29,11 +29,11 @@ pub fn read_bits(format: &Format, bytes: &[u8]) -> u64 {
 #[inline(always)]
 pub fn write_bits(format: &Format, bits: u64, out: &mut [u8]) {
     let v = if format.kind == Kind::Signed { sign_extend(bits, format.bits) as u64 } else { bits };
-    match out.len() {
-        1 => out[0] = v as u8,
-        2 => out.copy_from_slice(&(v as u16).to_ne_bytes()),
-        4 => out.copy_from_slice(&(v as u32).to_ne_bytes()),
-        8 => out.copy_from_slice(&v.to_ne_bytes()),
+    match out {
+        [b] => *b = v as u8,
+        [_, _] => out.copy_from_slice(&(v as u16).to_ne_bytes()),
+        [_, _, _, _] => out.copy_from_slice(&(v as u32).to_ne_bytes()),
+        [_, _, _, _, _, _, _, _] => out.copy_from_slice(&v.to_ne_bytes()),
         _ => {}
     }
 }

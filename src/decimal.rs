@@ -29,39 +29,41 @@ impl Big {
     /// `self = self * m + a`. The callers' bounds keep this within LIMBS.
     fn mul_add(&mut self, m: u32, a: u32) {
         let mut carry = a as u64;
-        for limb in &mut self.limbs[..self.len] {
+        for limb in self.limbs.iter_mut().take(self.len) {
             let v = *limb as u64 * m as u64 + carry;
             *limb = v as u32;
             carry = v >> 32;
         }
-        if carry != 0 && self.len < LIMBS {
-            self.limbs[self.len] = carry as u32;
-            self.len += 1;
+        if carry != 0 {
+            if let Some(slot) = self.limbs.get_mut(self.len) {
+                *slot = carry as u32;
+                self.len += 1;
+            }
         }
     }
 
-    /// `self <<= bits`.
+    /// `self <<= bits` (bits beyond LIMBS are dropped; the callers' bounds keep them zero).
     fn shl(&mut self, bits: usize) {
         let (words, rem) = (bits / 32, bits % 32);
-        if self.len == 0 {
-            return;
+        let mut out = [0u32; LIMBS];
+        for (i, &limb) in self.limbs.iter().enumerate().take(self.len) {
+            let wide = (limb as u64) << rem;
+            if let Some(o) = out.get_mut(i + words) {
+                *o |= wide as u32;
+            }
+            if let Some(o) = out.get_mut(i + words + 1) {
+                *o |= (wide >> 32) as u32;
+            }
         }
-        let new_len = (self.len + words + 1).min(LIMBS);
-        for i in (0..new_len).rev() {
-            let src = i as isize - words as isize;
-            let hi = if src >= 0 && (src as usize) < self.len { self.limbs[src as usize] } else { 0 };
-            let lo =
-                if rem > 0 && src >= 1 && ((src - 1) as usize) < self.len { self.limbs[(src - 1) as usize] } else { 0 };
-            self.limbs[i] = if rem == 0 { hi } else { (hi << rem) | (lo >> (32 - rem)) };
-        }
-        self.len = new_len;
+        self.limbs = out;
+        self.len = (self.len + words + 1).min(LIMBS);
         self.trim();
     }
 
     /// `self /= d`, returning the remainder.
     fn div_small(&mut self, d: u32) -> u32 {
         let mut rem = 0u64;
-        for limb in self.limbs[..self.len].iter_mut().rev() {
+        for limb in self.limbs.iter_mut().take(self.len).rev() {
             let cur = (rem << 32) | *limb as u64;
             *limb = (cur / d as u64) as u32;
             rem = cur % d as u64;
@@ -71,21 +73,20 @@ impl Big {
     }
 
     fn trim(&mut self) {
-        while self.len > 0 && self.limbs[self.len - 1] == 0 {
+        while self.len > 0 && self.limbs.get(self.len - 1) == Some(&0) {
             self.len -= 1;
         }
     }
 
     fn bit_len(&self) -> usize {
-        if self.len == 0 {
-            0
-        } else {
-            self.len * 32 - self.limbs[self.len - 1].leading_zeros() as usize
+        match self.len.checked_sub(1).and_then(|top| self.limbs.get(top)) {
+            Some(top) => self.len * 32 - top.leading_zeros() as usize,
+            None => 0,
         }
     }
 
     fn bit(&self, i: usize) -> u64 {
-        ((self.limbs[i / 32] >> (i % 32)) & 1) as u64
+        self.limbs.get(i / 32).map_or(0, |l| ((l >> (i % 32)) & 1) as u64)
     }
 
     /// The top 64 bits, the power of two they are scaled by, and whether any lower bit is set.
@@ -120,51 +121,46 @@ pub(crate) struct NumberParts<'a> {
     pub exp: Option<&'a [u8]>,
 }
 
+/// Split off the leading ASCII digits.
+fn take_digits(s: &[u8]) -> (&[u8], &[u8]) {
+    let n = s.iter().take_while(|c| c.is_ascii_digit()).count();
+    s.split_at_checked(n).unwrap_or((s, &[]))
+}
+
 /// Strict JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
 pub(crate) fn split_json_number(text: &str) -> Option<NumberParts<'_>> {
     let b = text.as_bytes();
-    let mut i = 0;
-    let neg = b.first() == Some(&b'-');
-    if neg {
-        i += 1;
-    }
-    let int_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    let int = &b[int_start..i];
-    if int.is_empty() || (int.len() > 1 && int[0] == b'0') {
+    let (neg, rest) = match b.split_first() {
+        Some((b'-', r)) => (true, r),
+        _ => (false, b),
+    };
+    let (int, mut rest) = take_digits(rest);
+    if int.is_empty() || (int.len() > 1 && int.first() == Some(&b'0')) {
         return None;
     }
     let mut frac: &[u8] = &[];
-    if i < b.len() && b[i] == b'.' {
-        let s = i + 1;
-        i = s;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        frac = &b[s..i];
-        if frac.is_empty() {
+    if let Some((b'.', r)) = rest.split_first() {
+        let (f, r) = take_digits(r);
+        if f.is_empty() {
             return None;
         }
+        frac = f;
+        rest = r;
     }
     let mut exp = None;
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let s = i + 1;
-        i = s;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            i += 1;
-        }
-        let d = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == d {
+    if let Some((b'e' | b'E', r)) = rest.split_first() {
+        let unsigned = match r.split_first() {
+            Some((b'+' | b'-', u)) => u,
+            _ => r,
+        };
+        let (digits, after) = take_digits(unsigned);
+        if digits.is_empty() {
             return None;
         }
-        exp = Some(&b[s..i]);
+        exp = r.get(..r.len() - after.len());
+        rest = after;
     }
-    if i != b.len() {
+    if !rest.is_empty() {
         return None;
     }
     Some(NumberParts { neg, int, frac, exp })
@@ -176,9 +172,9 @@ pub(crate) fn parse(text: &str) -> Option<Exact> {
     // Decimal exponent, saturated far beyond anything that matters.
     let mut exp10: i64 = 0;
     if let Some(e) = exp_text {
-        let (sign, digits) = match e.first() {
-            Some(b'-') => (-1, &e[1..]),
-            Some(b'+') => (1, &e[1..]),
+        let (sign, digits) = match e.split_first() {
+            Some((b'-', d)) => (-1, d),
+            Some((b'+', d)) => (1, d),
             _ => (1, e),
         };
         for &d in digits {

@@ -7,9 +7,20 @@ use core::str::FromStr;
 include!("format_table.rs");
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 
+// Row i of the table describes the type whose discriminant is i: `format()` relies on it.
+#[allow(clippy::indexing_slicing, clippy::panic)] // compile-time check
+const _: () = {
+    let mut i = 0;
+    while i < FORMATS.len() {
+        assert!(FORMATS[i].dtype as usize == i);
+        i += 1;
+    }
+};
+
 impl DataType {
     /// The format parameters of this type (its row of [`FORMATS`]).
     #[inline]
+    #[allow(clippy::indexing_slicing)] // the discriminant is < 26 = FORMATS.len() (checked below)
     pub const fn format(self) -> &'static Format {
         &FORMATS[self as usize]
     }
@@ -51,6 +62,7 @@ impl DataType {
 
     /// The kernel class of the ordered pair `self -> target` (from the generated matrix).
     #[inline]
+    #[allow(clippy::indexing_slicing)] // both discriminants are < 26, the matrix is 26x26
     pub fn kernel_class(self, target: DataType) -> KernelClass {
         PAIR_CLASS[self as usize][target as usize]
     }
@@ -68,9 +80,9 @@ impl DataType {
             }
             Kind::Unsigned => Decoded::Finite { neg: false, mant: bits, exp: 0 },
             Kind::Float => {
-                let row = SMALL_FLOAT_INDEX[self as usize];
-                match SMALL_FLOAT_DECODE.get(row as usize) {
-                    Some(table) => unpack_small(table[(bits & 0xff) as usize]),
+                let row = SMALL_FLOAT_INDEX.get(self as usize).copied().unwrap_or(u8::MAX);
+                match SMALL_FLOAT_DECODE.get(row as usize).and_then(|t| t.get((bits & 0xff) as usize)) {
+                    Some(&packed) => unpack_small(packed),
                     None => f.decode_float(bits),
                 }
             }

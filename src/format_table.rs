@@ -198,6 +198,7 @@ pub const FORMATS: [Format; 26] = {
 };
 
 /// Every data type, in table order.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time; i < 26
 pub const ALL_DATA_TYPES: [DataType; 26] = {
     let mut out = [DataType::Int2; 26];
     let mut i = 0;

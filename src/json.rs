@@ -186,10 +186,10 @@ fn map_list(raw: &RawValue, path: &str) -> Result<Vec<OwnedMapEntry>, ConfigErro
         let p = format!("{path}[{i}]");
         let pair: Vec<Box<RawValue>> = serde_json::from_str(item.get())
             .map_err(|_| meta(&p, format_args!("expected an [input, output] pair, got {}", item.get())))?;
-        if pair.len() != 2 {
-            return Err(meta(&p, format_args!("expected an [input, output] pair, got {} elements", pair.len())));
+        match pair.as_slice() {
+            [input, output] => out.push((scalar(input, &format!("{p}[0]"))?, scalar(output, &format!("{p}[1]"))?)),
+            _ => return Err(meta(&p, format_args!("expected an [input, output] pair, got {} elements", pair.len()))),
         }
-        out.push((scalar(&pair[0], &format!("{p}[0]"))?, scalar(&pair[1], &format!("{p}[1]"))?));
     }
     Ok(out)
 }

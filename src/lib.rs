@@ -35,6 +35,12 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+// No panics reachable from the public API: these are denied outside tests, with each
+// exception allowed locally and its reason written beside it.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::unreachable)
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

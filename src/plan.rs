@@ -26,7 +26,18 @@ cfg_if::cfg_if! {
                 Entries { len: 0, items: [(0, 0); INLINE_MAP_CAPACITY] }
             }
             fn as_slice(&self) -> &[(u64, u64)] {
-                &self.items[..self.len]
+                self.items.get(..self.len).unwrap_or(&[])
+            }
+            /// False when full.
+            fn try_push(&mut self, entry: (u64, u64)) -> bool {
+                match self.items.get_mut(self.len) {
+                    Some(slot) => {
+                        *slot = entry;
+                        self.len += 1;
+                        true
+                    }
+                    None => false,
+                }
             }
         }
     }
@@ -64,16 +75,12 @@ impl ResolvedMap {
             #[cfg(feature = "alloc")]
             entries.push((key, vb));
             #[cfg(not(feature = "alloc"))]
-            {
-                if entries.len == INLINE_MAP_CAPACITY {
-                    return Err(ConfigError::ScalarMapTooLarge {
-                        direction,
-                        len: list.len(),
-                        capacity: INLINE_MAP_CAPACITY,
-                    });
-                }
-                entries.items[entries.len] = (key, vb);
-                entries.len += 1;
+            if !entries.try_push((key, vb)) {
+                return Err(ConfigError::ScalarMapTooLarge {
+                    direction,
+                    len: list.len(),
+                    capacity: INLINE_MAP_CAPACITY,
+                });
             }
         }
         Ok(ResolvedMap { entries })
