@@ -110,6 +110,10 @@ pub fn round_finite(
     rounding: Rounding,
     oor: Option<OutOfRange>,
 ) -> Result<u64, Reason> {
+    // Beyond +-4000 the exponent changes no decision (every format's range and grid lies
+    // within 2^-1075..2^1024, and wrap keeps no bit at 2^64 or above); clamping it keeps
+    // the exponent arithmetic below far from overflow for any caller.
+    let exp = exp.clamp(-4000, 4000);
     if to.kind == Kind::Float {
         round_to_float(to, neg, mant, exp, sticky, rounding, oor)
     } else {

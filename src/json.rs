@@ -154,7 +154,9 @@ fn scalar(raw: &RawValue, path: &str) -> Result<OwnedFillValue, ConfigError> {
             "NaN" => Ok(OwnedFillValue::NaN),
             "Infinity" => Ok(OwnedFillValue::Infinity),
             "-Infinity" => Ok(OwnedFillValue::NegInfinity),
-            _ => match s.strip_prefix("0x") {
+            // Hex digits only: nothing else can ever be a bit pattern, and it keeps the
+            // printed form free of characters that would need escaping.
+            _ => match s.strip_prefix("0x").filter(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit())) {
                 Some(h) => Ok(OwnedFillValue::Hex(h.to_owned())),
                 None => Err(meta(
                     path,

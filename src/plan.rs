@@ -28,6 +28,9 @@ cfg_if::cfg_if! {
             fn as_slice(&self) -> &[(u64, u64)] {
                 self.items.get(..self.len).unwrap_or(&[])
             }
+            fn as_mut_slice(&mut self) -> &mut [(u64, u64)] {
+                self.items.get_mut(..self.len).unwrap_or(&mut [])
+            }
             /// False when full.
             fn try_push(&mut self, entry: (u64, u64)) -> bool {
                 match self.items.get_mut(self.len) {
@@ -69,24 +72,36 @@ impl ResolvedMap {
             let kb = fill_value_bits(key_type, k).map_err(|e| entry_error(0, key_type, e))?;
             let vb = fill_value_bits(value_type, v).map_err(|e| entry_error(1, value_type, e))?;
             let key = scalar::canonical_key(key_type, kb);
-            if entries_slice(&entries).iter().any(|&(k2, _)| k2 == key) {
-                continue; // the first occurrence wins
-            }
             #[cfg(feature = "alloc")]
             entries.push((key, vb));
             #[cfg(not(feature = "alloc"))]
-            if !entries.try_push((key, vb)) {
-                return Err(ConfigError::ScalarMapTooLarge {
-                    direction,
-                    len: list.len(),
-                    capacity: INLINE_MAP_CAPACITY,
-                });
+            {
+                if entries.as_slice().iter().any(|&(k2, _)| k2 == key) {
+                    continue; // the first occurrence wins
+                }
+                if !entries.try_push((key, vb)) {
+                    return Err(ConfigError::ScalarMapTooLarge {
+                        direction,
+                        len: list.len(),
+                        capacity: INLINE_MAP_CAPACITY,
+                    });
+                }
             }
         }
+        // Sorted by key for binary search. With alloc: a stable sort keeps equal keys in
+        // list order, so dedup keeps the first occurrence, in O(n log n) for any map size.
+        #[cfg(feature = "alloc")]
+        {
+            entries.sort_by_key(|e| e.0);
+            entries.dedup_by_key(|e| e.0);
+        }
+        #[cfg(not(feature = "alloc"))]
+        entries.as_mut_slice().sort_unstable_by_key(|e| e.0); // keys already unique
         Ok(ResolvedMap { entries })
     }
 
-    /// The (canonical key, output bits) pairs, in first-occurrence order.
+    /// The (canonical key, output bits) pairs, one per distinct key (its first occurrence),
+    /// sorted by key.
     #[inline]
     pub fn entries(&self) -> &[(u64, u64)] {
         entries_slice(&self.entries)
@@ -101,7 +116,8 @@ impl ResolvedMap {
     /// The output for a canonical key, if mapped.
     #[inline]
     pub fn get(&self, key: u64) -> Option<u64> {
-        self.entries().iter().find(|&&(k, _)| k == key).map(|&(_, v)| v)
+        let e = self.entries();
+        e.binary_search_by_key(&key, |&(k, _)| k).ok().and_then(|i| e.get(i)).map(|&(_, v)| v)
     }
 }
 
