@@ -322,6 +322,22 @@ pub enum ConfigError {
         /// What decoding gave back.
         decoded: u64,
     },
+    /// A typed plan's Rust element type does not hold the configured data type.
+    ElementType {
+        /// The data type the configuration names.
+        expected: DataType,
+        /// The data type the Rust element type holds.
+        actual: DataType,
+    },
+    /// An array->array codec other than cast_value in an array's codec chain: this crate
+    /// cannot run it, so the chain cannot be run (never silently skipped).
+    #[cfg(feature = "alloc")]
+    UnsupportedCodec {
+        /// Position in the `codecs` list.
+        index: usize,
+        /// The codec's `name`.
+        name: alloc::string::String,
+    },
     /// Malformed metadata JSON: `path` names the key or entry (e.g.
     /// `configuration.scalar_map.encode[1]`).
     #[cfg(feature = "alloc")]
@@ -366,6 +382,13 @@ impl fmt::Display for ConfigError {
                 ScalarDisplay { data_type: *data_type, bits: *encoded },
                 ScalarDisplay { data_type: *array_type, bits: *decoded },
             ),
+            ConfigError::ElementType { expected, actual } => {
+                write!(f, "data_type is {expected}, but the output element type holds {actual}")
+            }
+            #[cfg(feature = "alloc")]
+            ConfigError::UnsupportedCodec { index, name } => {
+                write!(f, "codecs[{index}]: \"{name}\" is not supported here (only cast_value runs before the array->bytes codec)")
+            }
             #[cfg(feature = "alloc")]
             ConfigError::Metadata { path, message } => write!(f, "{path}: {message}"),
         }

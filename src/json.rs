@@ -7,7 +7,7 @@
 
 use crate::config::{CastConfig, FillValue, MapEntry, OutOfRange, Rounding};
 use crate::dtype::DataType;
-use crate::error::ConfigError;
+use crate::error::{CastError, ConfigError};
 use crate::plan::CastPlan;
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
@@ -335,9 +335,8 @@ impl CodecMetadata {
         s
     }
 
-    /// Bind to a decoded array of `array_type` with an optional fill value (see
-    /// [`CastPlan::new`]).
-    pub fn bind(&self, array_type: DataType, fill_value: Option<&OwnedFillValue>) -> Result<CastPlan, ConfigError> {
+    /// The borrowed configuration, for the lifetime of the entry lists it points into.
+    fn with_config<R>(&self, f: impl FnOnce(&CastConfig<'_>) -> R) -> R {
         let (encode, decode) = match &self.scalar_map {
             Some(m) => (borrow_list(&m.encode), borrow_list(&m.decode)),
             None => (Vec::new(), Vec::new()),
@@ -346,6 +345,155 @@ impl CodecMetadata {
             .with_rounding(self.rounding.unwrap_or_default())
             .with_out_of_range(self.out_of_range)
             .with_scalar_map(&encode, &decode);
-        CastPlan::new(&config, array_type, fill_value.map(OwnedFillValue::as_fill_value))
+        f(&config)
+    }
+
+    /// Bind to a decoded array of `array_type` with an optional fill value (see
+    /// [`CastPlan::new`]).
+    pub fn bind(&self, array_type: DataType, fill_value: Option<&OwnedFillValue>) -> Result<CastPlan, ConfigError> {
+        self.with_config(|config| CastPlan::new(config, array_type, fill_value.map(OwnedFillValue::as_fill_value)))
+    }
+
+    /// As [`bind`](Self::bind), with the fill value as a bit pattern of `array_type`.
+    pub fn bind_with_fill_bits(&self, array_type: DataType, fill_bits: Option<u64>) -> Result<CastPlan, ConfigError> {
+        self.with_config(|config| CastPlan::with_fill_bits(config, array_type, fill_bits))
+    }
+}
+
+/// Codecs that turn an array into bytes: the array->array part of a chain ends at the first.
+const ARRAY_TO_BYTES: [&str; 4] = ["bytes", "sharding_indexed", "vlen-utf8", "vlen-bytes"];
+
+/// The cast_value codecs of an array's codec chain (zarr.json), bound in order: the first to
+/// the array's data type and fill value, each next one to what the previous one produces.
+///
+/// ```
+/// use cast_value_kernels::json::CastChain;
+/// use cast_value_kernels::DataType;
+/// let zarr_json = r#"{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"float64",
+///   "fill_value":"NaN","codecs":[
+///     {"name":"cast_value","configuration":{"data_type":"float32"}},
+///     {"name":"cast_value","configuration":{"data_type":"uint8","out_of_range":"clamp",
+///       "scalar_map":{"encode":[["NaN",255]],"decode":[[255,"NaN"]]}}},
+///     {"name":"bytes","configuration":{"endian":"little"}}]}"#;
+/// let chain = CastChain::from_array_metadata(zarr_json).unwrap();
+/// assert_eq!(chain.plans().len(), 2);
+/// assert_eq!(chain.data_type(), DataType::UInt8);
+/// assert_eq!(chain.encoded_fill_value(), Some(255));
+/// let src: Vec<u8> = [1.5f64, f64::NAN, 300.0, -2.0].iter().flat_map(|v| v.to_ne_bytes()).collect();
+/// assert_eq!(chain.encode(&src).unwrap(), vec![2, 255, 255, 0]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct CastChain {
+    array_type: DataType,
+    plans: Vec<CastPlan>,
+    fill: Option<u64>,
+}
+
+impl CastChain {
+    /// Read `data_type`, `fill_value` and `codecs` from an array's zarr.json (other keys are
+    /// left alone), and bind every cast_value codec before the array->bytes codec. Any other
+    /// codec there is reported by name ([`ConfigError::UnsupportedCodec`]).
+    pub fn from_array_metadata(zarr_json: &str) -> Result<Self, ConfigError> {
+        let mut data_type_raw = None;
+        let mut fill_raw = None;
+        let mut codecs_raw = None;
+        for (k, v) in object(zarr_json, "zarr.json")? {
+            match k.as_str() {
+                "data_type" => data_type_raw = Some(v),
+                "fill_value" => fill_raw = Some(v),
+                "codecs" => codecs_raw = Some(v),
+                _ => {}
+            }
+        }
+        let data_type_raw = data_type_raw.ok_or_else(|| meta("data_type", "missing"))?;
+        let (array_type, _) = data_type(&data_type_raw, "data_type")?;
+        let fill = match fill_raw.filter(|f| f.get().trim() != "null") {
+            Some(raw) => {
+                let fv = scalar(&raw, "fill_value")?;
+                Some(
+                    crate::fill::fill_value_bits(array_type, &fv.as_fill_value())
+                        .map_err(|error| ConfigError::InvalidFillValue { data_type: array_type, error })?,
+                )
+            }
+            None => None,
+        };
+        let codecs_raw = codecs_raw.ok_or_else(|| meta("codecs", "missing"))?;
+        let codecs: Vec<Box<RawValue>> =
+            serde_json::from_str(codecs_raw.get()).map_err(|_| meta("codecs", "expected an array of codecs"))?;
+        let mut plans: Vec<CastPlan> = Vec::new();
+        let mut current = (array_type, fill);
+        for (index, codec) in codecs.iter().enumerate() {
+            let path = format!("codecs[{index}]");
+            let text = codec.get().trim();
+            let name = if text.starts_with('"') {
+                string(codec, &path)?
+            } else {
+                let members = object(text, &path)?;
+                let name = members.iter().find(|(k, _)| k == "name").ok_or_else(|| meta(&path, "missing \"name\""))?;
+                string(&name.1, &format!("{path}.name"))?
+            };
+            if ARRAY_TO_BYTES.contains(&name.as_str()) {
+                return Ok(CastChain { array_type, plans, fill });
+            }
+            if name != "cast_value" {
+                return Err(ConfigError::UnsupportedCodec { index, name });
+            }
+            let plan = CodecMetadata::from_json(text)?.bind_with_fill_bits(current.0, current.1)?;
+            current = (plan.data_type(), plan.encoded_fill_value());
+            plans.push(plan);
+        }
+        Err(meta("codecs", "no array->bytes codec (bytes, sharding_indexed, ...) ends the chain"))
+    }
+
+    /// The bound cast_value plans, in chain order.
+    pub fn plans(&self) -> &[CastPlan] {
+        &self.plans
+    }
+
+    /// The array's data type.
+    pub fn array_type(&self) -> DataType {
+        self.array_type
+    }
+
+    /// The data type the array->bytes codec sees.
+    pub fn data_type(&self) -> DataType {
+        self.plans.last().map_or(self.array_type, CastPlan::data_type)
+    }
+
+    /// The array's fill value (bits of the array type).
+    pub fn fill_value(&self) -> Option<u64> {
+        self.fill
+    }
+
+    /// The fill value as the array->bytes codec sees it (bits of [`data_type`](Self::data_type)).
+    pub fn encoded_fill_value(&self) -> Option<u64> {
+        match self.plans.last() {
+            Some(p) => p.encoded_fill_value(),
+            None => self.fill,
+        }
+    }
+
+    /// Encode raw elements of the array type through every cast in the chain.
+    pub fn encode(&self, src: &[u8]) -> Result<Vec<u8>, CastError> {
+        let mut cur = src.to_vec();
+        for p in &self.plans {
+            let n = cur.len() / p.array_type().size();
+            let mut out = alloc::vec![0u8; n.saturating_mul(p.data_type().size())];
+            p.encode(&cur, &mut out)?;
+            cur = out;
+        }
+        Ok(cur)
+    }
+
+    /// Decode raw elements of [`data_type`](Self::data_type) back to the array type.
+    pub fn decode(&self, src: &[u8]) -> Result<Vec<u8>, CastError> {
+        let mut cur = src.to_vec();
+        for p in self.plans.iter().rev() {
+            let n = cur.len() / p.data_type().size();
+            let mut out = alloc::vec![0u8; n.saturating_mul(p.array_type().size())];
+            p.decode(&cur, &mut out)?;
+            cur = out;
+        }
+        Ok(cur)
     }
 }

@@ -53,6 +53,7 @@ mod fill;
 #[cfg(feature = "json")]
 pub mod json;
 mod plan;
+pub mod types;
 
 #[path = "../kernels/mod.rs"]
 pub mod kernels;

@@ -230,19 +230,40 @@ impl CastPlan {
         };
         let encode = direction(array_type, data_type, MapDirection::Encode, config.scalar_map.encode)?;
         let decode = direction(data_type, array_type, MapDirection::Decode, config.scalar_map.decode)?;
+        let fill = fill_value
+            .map(|fv| fill_value_bits(array_type, &fv))
+            .transpose()
+            .map_err(|error| ConfigError::InvalidFillValue { data_type: array_type, error })?;
         let mut plan = CastPlan { array_type, encode, decode, fill: None, encoded_fill: None, tier };
-        if let Some(fv) = fill_value {
-            let fill = fill_value_bits(array_type, &fv)
-                .map_err(|error| ConfigError::InvalidFillValue { data_type: array_type, error })?;
-            let encoded = plan.cast_one(&plan.encode, fill, MapDirection::Encode)?;
-            let decoded = plan.cast_one(&plan.decode, encoded, MapDirection::Decode)?;
-            if scalar::canonical_key(array_type, decoded) != scalar::canonical_key(array_type, fill) {
-                return Err(ConfigError::FillValueRoundTrip { array_type, fill, data_type, encoded, decoded });
-            }
-            plan.fill = Some(fill);
-            plan.encoded_fill = Some(encoded);
-        }
+        plan.set_fill(fill)?;
         Ok(plan)
+    }
+
+    /// As [`new`](Self::new), with the fill value given as a bit pattern of `array_type`
+    /// (masked to its width): how a codec chain hands one cast's encoded fill value to the
+    /// next.
+    pub fn with_fill_bits(
+        config: &CastConfig<'_>,
+        array_type: DataType,
+        fill_bits: Option<u64>,
+    ) -> Result<Self, ConfigError> {
+        let mut plan = Self::new(config, array_type, None)?;
+        plan.set_fill(fill_bits.map(|b| b & array_type.format().mask()))?;
+        Ok(plan)
+    }
+
+    /// Encode the fill value and check that it decodes back to an equal value (DECISIONS §4).
+    fn set_fill(&mut self, fill: Option<u64>) -> Result<(), ConfigError> {
+        let Some(fill) = fill else { return Ok(()) };
+        let (array_type, data_type) = (self.array_type, self.encode.to);
+        let encoded = self.cast_one(&self.encode, fill, MapDirection::Encode)?;
+        let decoded = self.cast_one(&self.decode, encoded, MapDirection::Decode)?;
+        if scalar::canonical_key(array_type, decoded) != scalar::canonical_key(array_type, fill) {
+            return Err(ConfigError::FillValueRoundTrip { array_type, fill, data_type, encoded, decoded });
+        }
+        self.fill = Some(fill);
+        self.encoded_fill = Some(encoded);
+        Ok(())
     }
 
     fn cast_one(&self, dir: &Direction, bits: u64, direction: MapDirection) -> Result<u64, ConfigError> {
