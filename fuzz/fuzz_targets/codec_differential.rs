@@ -75,7 +75,10 @@ fuzz_target!(|data: &[u8]| {
         let key = scalar::canonical_key(src, bits);
         if enc.map().get(key).is_none() {
             let want = model::cast(ms, md, rounding, enc.out_of_range(), bits);
-            assert!(model::agrees(md, &want, &got), "{src}->{dst} {rounding} {oor:?} {bits:#x}: {got:?} vs model {want:?}");
+            assert!(
+                model::agrees(md, &want, &got),
+                "{src}->{dst} {rounding} {oor:?} {bits:#x}: {got:?} vs model {want:?}"
+            );
         }
         if got.is_err() && first_err.is_none() {
             first_err = Some(i);

@@ -29,8 +29,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(data_type, codec.data_type);
     if let Ok(plan) = codec.bind(array_type, None) {
         let map = &doc["configuration"]["scalar_map"];
-        for (list, key_t, val_t) in
-            [("encode", array_type, plan.data_type()), ("decode", plan.data_type(), array_type)]
+        for (list, key_t, val_t) in [("encode", array_type, plan.data_type()), ("decode", plan.data_type(), array_type)]
         {
             if let Some(entries) = map.get(list).and_then(Value::as_array) {
                 for e in entries {
@@ -106,7 +105,8 @@ fn valid_scalar(v: &Value, t: DataType) -> bool {
             "Infinity" | "-Infinity" => t.is_float() && f.has_inf,
             _ => {
                 t.is_float()
-                    && s.strip_prefix("0x").is_some_and(|h| h.len() == 2 * t.size() && h.chars().all(|c| c.is_ascii_hexdigit()))
+                    && s.strip_prefix("0x")
+                        .is_some_and(|h| h.len() == 2 * t.size() && h.chars().all(|c| c.is_ascii_hexdigit()))
             }
         },
         _ => false,
