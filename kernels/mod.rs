@@ -1,15 +1,21 @@
-//! The hot code. One module per instruction-set tier; a plan resolves its kernel once, when it
-//! is bound, through [`select`].
+//! The hot code. A plan resolves its kernel once, when it is bound, through [`select`]:
+//! (pair, rounding, out_of_range, scalar_map, tier) -> one function.
 //!
-//! Only the `scalar` reference tier exists so far. It defines the semantics; every faster
-//! tier added later is tested against it bit for bit and plugs in through [`select`] without
-//! changing the public API.
+//! * [`scalar`]: the reference. It defines the semantics; every other kernel is tested
+//!   against it bit for bit, and every vector kernel hands it the chunks it cannot do exactly.
+//! * `lanes`: the shared kernel bodies over fixed-width lane arrays, and the 256-entry table
+//!   kernel for sources of 8 bits or less (built from the reference, scalar_map folded in).
+//! * `tiers`: those bodies compiled per instruction set: `portable` (the target's baseline
+//!   vector code) and, on x86_64, `avx2`, chosen at run time without std.
 
 use crate::error::ElementError;
 use crate::plan::Direction;
 use core::fmt;
 
+pub mod dispatch;
+pub mod lanes;
 pub mod scalar;
+pub mod tiers;
 
 /// A buffer kernel: casts every element of `src` into `dst` for one direction of a plan.
 /// Buffer lengths are already checked.
@@ -21,24 +27,45 @@ pub type KernelFn = fn(&Direction, &[u8], &mut [u8]) -> Result<(), ElementError>
 pub enum Tier {
     /// The exact scalar reference.
     Scalar,
+    /// Lane code compiled for the target's baseline (SSE2 on x86_64, NEON on aarch64).
+    Portable,
+    /// Lane code compiled for AVX2 + FMA + F16C (x86_64, detected at run time).
+    Avx2,
 }
 
 impl Tier {
+    /// Every tier, in order of preference (best last).
+    pub const ALL: [Tier; 3] = [Tier::Scalar, Tier::Portable, Tier::Avx2];
+
     /// The tier's name, as printed by the throughput table and accepted by `--isa`.
     pub const fn name(self) -> &'static str {
         match self {
             Tier::Scalar => "scalar",
+            Tier::Portable => "portable",
+            Tier::Avx2 => "avx2",
         }
     }
 
-    /// Every tier this build and CPU can run, best first.
+    /// Whether this build and CPU can run the tier.
+    pub fn is_available(self) -> bool {
+        match self {
+            Tier::Scalar | Tier::Portable => true,
+            Tier::Avx2 => dispatch::has_avx2(),
+        }
+    }
+
+    /// Every tier this build and CPU can run, best last.
     pub fn available() -> &'static [Tier] {
-        &[Tier::Scalar]
+        if Tier::Avx2.is_available() {
+            &Tier::ALL
+        } else {
+            &[Tier::Scalar, Tier::Portable]
+        }
     }
 
     /// The tier dispatch picks on this machine.
     pub fn best() -> Tier {
-        Tier::Scalar
+        Tier::available().last().copied().unwrap_or(Tier::Scalar)
     }
 
     /// The named tier, if this build and CPU can run it.
@@ -53,9 +80,19 @@ impl fmt::Display for Tier {
     }
 }
 
-/// The kernel of `tier` for one direction, or `None` if the tier cannot run here.
-pub fn select(tier: Tier, _dir: &Direction) -> Option<KernelFn> {
-    match tier {
-        Tier::Scalar => Some(scalar::cast as KernelFn),
+/// The kernel of `tier` for one direction, or `None` if the tier cannot run here. A tier
+/// without a kernel for the direction falls back to the scalar reference.
+pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
+    if !tier.is_available() {
+        return None;
     }
+    let vector = match tier {
+        Tier::Scalar => None,
+        Tier::Portable => tiers::portable::select(dir),
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => tiers::avx2::select(dir),
+        #[cfg(not(target_arch = "x86_64"))]
+        Tier::Avx2 => None,
+    };
+    Some(vector.unwrap_or(scalar::cast as KernelFn))
 }

@@ -5,6 +5,7 @@ use crate::config::{CastConfig, FillValue, MapEntry, OutOfRange, Rounding};
 use crate::dtype::DataType;
 use crate::error::{CastError, ConfigError, ElementError, MapDirection};
 use crate::fill::fill_value_bits;
+use crate::kernels::lanes::{LaneParams, Lut};
 use crate::kernels::{self, scalar, KernelFn, Tier};
 
 /// Distinct scalar_map keys a build without the `alloc` feature can hold per direction.
@@ -136,6 +137,10 @@ pub struct Direction {
     pub(crate) out_of_range: Option<OutOfRange>,
     pub(crate) map: ResolvedMap,
     pub(crate) kernel: KernelFn,
+    /// Plan-time state of the vector kernels: the lane program's parameters (16+ bit
+    /// sources) or the 256-entry table (sources of 8 bits or less).
+    pub(crate) lanes: Option<LaneParams>,
+    pub(crate) lut: Option<Lut>,
 }
 
 impl Direction {
@@ -224,7 +229,11 @@ impl CastPlan {
                 out_of_range,
                 map: ResolvedMap::build(md, list, from, to)?,
                 kernel: scalar::cast,
+                lanes: None,
+                lut: None,
             };
+            d.lanes = LaneParams::new(&d);
+            d.lut = Lut::new(&d);
             d.kernel = kernels::select(tier, &d).unwrap_or(scalar::cast);
             Ok(d)
         };

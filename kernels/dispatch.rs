@@ -1,0 +1,69 @@
+//! Run-time CPU feature detection without std: CPUID for AVX2/FMA/F16C/BMI2, XGETBV for the
+//! OS's support of the AVX register state; the answer is computed once and cached in an
+//! atomic.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+const UNKNOWN: u8 = 0;
+const NO: u8 = 1;
+const YES: u8 = 2;
+
+static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// Whether the AVX2 tier can run: the CPU has AVX2, FMA, F16C and BMI2, and the OS saves the
+/// YMM state.
+pub fn has_avx2() -> bool {
+    match AVX2.load(Ordering::Relaxed) {
+        YES => true,
+        NO => false,
+        _ => {
+            let found = detect_avx2();
+            AVX2.store(if found { YES } else { NO }, Ordering::Relaxed);
+            found
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unused_unsafe)] // `__cpuid` became a safe fn after the MSRV; keep both compiling
+fn detect_avx2() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    // SAFETY: CPUID exists on every x86_64 CPU; leaf 0 reports the highest leaf.
+    let max_leaf = unsafe { __cpuid(0) }.eax;
+    if max_leaf < 7 {
+        return false;
+    }
+    // SAFETY: leaf 1 exists (max_leaf >= 7).
+    let l1 = unsafe { __cpuid(1) };
+    // SAFETY: leaf 7 exists (checked above).
+    let l7 = unsafe { __cpuid_count(7, 0) };
+    let fma = l1.ecx & (1 << 12) != 0;
+    let osxsave = l1.ecx & (1 << 27) != 0;
+    let avx = l1.ecx & (1 << 28) != 0;
+    let f16c = l1.ecx & (1 << 29) != 0;
+    let avx2 = l7.ebx & (1 << 5) != 0;
+    let bmi2 = l7.ebx & (1 << 8) != 0;
+    if !(osxsave && avx) {
+        return false;
+    }
+    // XCR0 bits 1 (SSE) and 2 (AVX): the OS saves and restores the YMM registers.
+    // SAFETY: OSXSAVE is set, so XGETBV is enabled.
+    let xcr0 = unsafe { xgetbv0() };
+    xcr0 & 0b110 == 0b110 && avx2 && fma && f16c && bmi2
+}
+
+/// XGETBV with ECX = 0.
+///
+/// # Safety
+/// CPUID must report OSXSAVE.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "xsave")]
+unsafe fn xgetbv0() -> u64 {
+    // SAFETY: the caller checked OSXSAVE, which is what XGETBV needs.
+    unsafe { core::arch::x86_64::_xgetbv(0) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_avx2() -> bool {
+    false
+}

@@ -1,0 +1,507 @@
+//! The kernel bodies every vector tier shares, written once over fixed-width lane arrays
+//! (`[u64; LANES]`) so that each tier's entry function compiles them to its own vector code.
+//!
+//! Shape ("the fast path detects, the slow path explains"): a chunk of `LANES` elements is
+//! loaded, each lane is converted branch-free by integer bit work, and every lane that the
+//! fast path does not cover exactly (NaN, Inf, subnormals, values at or beyond the target's
+//! range, scalar_map keys) sets a flag. A chunk with any flag is redone by the scalar
+//! reference, which writes the exact results or reports the exact error. Every choice that
+//! depends on the configuration (types, rounding, out_of_range, map present) is a const
+//! generic or a plan-time parameter, never a branch in the loop.
+
+use crate::config::{OutOfRange, Rounding};
+use crate::dtype::{DataType, Format, Kind};
+use crate::error::ElementError;
+use crate::kernels::scalar;
+use crate::plan::Direction;
+
+/// Lanes per chunk: wide enough for two AVX2 registers of u64, small enough that a cold
+/// chunk costs little.
+pub const LANES: usize = 8;
+
+/// scalar_map keys checked in-lane; a larger map uses the table or scalar kernels.
+pub const MAX_LANE_KEYS: usize = 8;
+
+/// Rounding modes as const generic values.
+pub mod mode {
+    /// nearest-even
+    pub const NE: u8 = 0;
+    /// towards-zero
+    pub const TZ: u8 = 1;
+    /// towards-positive
+    pub const TP: u8 = 2;
+    /// towards-negative
+    pub const TN: u8 = 3;
+    /// nearest-away
+    pub const NA: u8 = 4;
+}
+
+/// out_of_range settings as const generic values.
+pub mod range {
+    /// absent: out of range is an error (cold path)
+    pub const ERROR: u8 = 0;
+    /// clamp
+    pub const CLAMP: u8 = 1;
+    /// wrap
+    pub const WRAP: u8 = 2;
+}
+
+/// The const-generic code of a rounding mode.
+pub const fn mode_code(r: Rounding) -> u8 {
+    match r {
+        Rounding::NearestEven => mode::NE,
+        Rounding::TowardsZero => mode::TZ,
+        Rounding::TowardsPositive => mode::TP,
+        Rounding::TowardsNegative => mode::TN,
+        Rounding::NearestAway => mode::NA,
+    }
+}
+
+/// The const-generic code of an out_of_range setting.
+pub const fn range_code(o: Option<OutOfRange>) -> u8 {
+    match o {
+        None => range::ERROR,
+        Some(OutOfRange::Clamp) => range::CLAMP,
+        Some(OutOfRange::Wrap) => range::WRAP,
+    }
+}
+
+/// Which lane program a pair runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneClass {
+    /// IEEE float (16/32/64-bit) to any float.
+    FloatToFloat,
+    /// IEEE float to integer.
+    FloatToInt,
+    /// Integer (16+ bits) to integer.
+    IntToInt,
+    /// Integer (16+ bits) to float.
+    IntToFloat,
+}
+
+/// Everything the lane programs need, derived from the two formats when the plan is bound.
+#[derive(Clone, Copy, Debug)]
+pub struct LaneParams {
+    /// The program.
+    pub class: LaneClass,
+    /// Source width in bits and mantissa bits (floats), signedness (integers).
+    src_bits: u32,
+    src_man: u32,
+    src_bias: i64,
+    src_signed: bool,
+    /// Target width, mantissa bits, bias, sign, and the largest finite magnitude pattern.
+    dst_bits: u32,
+    dst_man: u32,
+    dst_bias: i64,
+    dst_has_sign: bool,
+    dst_neg_zero: bool,
+    dst_has_zero: bool,
+    dst_max_mag: u64,
+    dst_mask: u64,
+    /// Integer targets: magnitude limits on each side, and the clamp results.
+    lim_pos: u64,
+    lim_neg: u64,
+    /// Signed integer target: results are stored sign-extended (int2/int4 fill the byte).
+    dst_signed: bool,
+    min_bits: u64,
+    max_bits: u64,
+    /// Canonical scalar_map keys (padded with a copy of the first), and how many are real.
+    keys: [u64; MAX_LANE_KEYS],
+    nkeys: usize,
+}
+
+impl LaneParams {
+    /// The lane program for a direction, if one covers its pair (16+ bit source; map small
+    /// enough to check in-lane).
+    pub fn new(dir: &Direction) -> Option<LaneParams> {
+        let (s, d) = (dir.from.format(), dir.to.format());
+        if s.bits < 16 || dir.map.entries().len() > MAX_LANE_KEYS {
+            return None;
+        }
+        let class = match (s.kind, d.kind) {
+            (Kind::Float, Kind::Float) => LaneClass::FloatToFloat,
+            (Kind::Float, _) => LaneClass::FloatToInt,
+            (_, Kind::Float) => LaneClass::IntToFloat,
+            _ => LaneClass::IntToInt,
+        };
+        let mut keys = [0u64; MAX_LANE_KEYS];
+        let entries = dir.map.entries();
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = entries.get(i).or(entries.first()).map_or(0, |e| e.0);
+        }
+        let (lim_pos, lim_neg) = match d.kind {
+            Kind::Signed => (d.mask() >> 1, (d.mask() >> 1) + 1),
+            Kind::Unsigned => (d.mask(), 0),
+            Kind::Float => (0, 0),
+        };
+        Some(LaneParams {
+            class,
+            src_bits: s.bits,
+            src_man: s.man_bits,
+            src_bias: s.bias as i64,
+            src_signed: s.kind == Kind::Signed,
+            dst_bits: d.bits,
+            dst_man: d.man_bits,
+            dst_bias: d.bias as i64,
+            dst_has_sign: d.has_sign,
+            dst_neg_zero: d.has_negative_zero(),
+            dst_has_zero: d.subnormals || d.kind != Kind::Float,
+            dst_max_mag: d.max_bits() & !d.sign_mask(),
+            dst_mask: d.mask(),
+            lim_pos,
+            lim_neg,
+            dst_signed: d.kind == Kind::Signed,
+            min_bits: d.min_bits(),
+            max_bits: d.max_bits(),
+            keys,
+            nkeys: entries.len(),
+        })
+    }
+
+    /// True when the direction has scalar_map keys to check.
+    pub fn has_keys(&self) -> bool {
+        self.nkeys > 0
+    }
+}
+
+/// The rounding increment (0 or 1) for a magnitude `n` with dropped bits `rem` of which
+/// `half` is the weight of the first, under mode `M` and sign `neg`.
+#[inline(always)]
+fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
+    let inexact = rem != 0;
+    let up = match M {
+        mode::NE => rem > half || (rem == half && half != 0 && n & 1 == 1),
+        mode::NA => rem >= half && half != 0,
+        mode::TZ => false,
+        mode::TP => !neg && inexact,
+        _ => neg && inexact,
+    };
+    up as u64
+}
+
+/// Is the lane's canonical scalar_map key among the keys? (`nkeys` is loop-invariant.)
+#[inline(always)]
+fn is_key(p: &LaneParams, key: u64) -> bool {
+    p.nkeys != 0 && p.keys.iter().fold(false, |acc, &k| acc | (k == key))
+}
+
+/// IEEE float (f16/bf16/f32/f64) to any float: normal values whose result is normal and in
+/// range; zeros. Returns (bits, needs the cold path).
+#[inline(always)]
+pub fn float_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
+    let ms = p.src_man;
+    let sign_shift = p.src_bits - 1;
+    let neg = (x >> sign_shift) & 1 == 1;
+    let mag = x & ((1u64 << sign_shift) - 1);
+    let field = mag >> ms;
+    let all_ones = (1u64 << (sign_shift - ms)) - 1;
+    let special_src = (field == 0 && mag != 0) || field == all_ones;
+    let delta = ((p.dst_bias - p.src_bias) << p.dst_man) as u64;
+    let comb = if ms >= p.dst_man {
+        let sh = ms - p.dst_man;
+        let base = (mag >> sh).wrapping_add(delta);
+        let rem = mag & ((1u64 << sh) - 1);
+        let half = (1u64 << sh) >> 1;
+        // A target without stored mantissa bits (float8_e8m0fnu) has significand 1: odd.
+        let parity = if p.dst_man == 0 { 1 } else { base };
+        base.wrapping_add(increment::<M>(neg, parity, rem, half))
+    } else {
+        (mag << (p.dst_man - ms)).wrapping_add(delta)
+    };
+    // In range and normal: the biased target exponent before rounding was at least 1 (as a
+    // signed quantity), and the rounded pattern does not pass the largest finite one.
+    let unrounded_field = ((mag >> ms) as i64) + (p.dst_bias - p.src_bias);
+    let normal = unrounded_field >= 1 && comb <= p.dst_max_mag;
+    let zero = mag == 0;
+    let sign_bit = if p.dst_has_sign { (neg as u64) << (p.dst_bits - 1) } else { 0 };
+    let out = if zero {
+        if neg && p.dst_neg_zero {
+            sign_bit
+        } else {
+            0
+        }
+    } else {
+        sign_bit | comb
+    };
+    let key = if zero { 0 } else { x };
+    let bad = special_src
+        || (!zero && !normal)
+        || (zero && !p.dst_has_zero)
+        || (neg && !zero && !p.dst_has_sign)
+        || is_key(p, key);
+    (out, bad)
+}
+
+/// IEEE float to integer: every finite value whose rounded magnitude fits 64 bits; the
+/// range rule applied in-lane for clamp and wrap.
+#[inline(always)]
+pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
+    let ms = p.src_man;
+    let sign_shift = p.src_bits - 1;
+    let neg = (x >> sign_shift) & 1 == 1;
+    let mag = x & ((1u64 << sign_shift) - 1);
+    let field = mag >> ms;
+    let all_ones = (1u64 << (sign_shift - ms)) - 1;
+    let man = mag & ((1u64 << ms) - 1);
+    let mant = if field == 0 { man } else { man | (1u64 << ms) };
+    // value = mant * 2^e
+    let e = (field.max(1) as i64) - p.src_bias - ms as i64;
+    // Left shifts: exact while the result keeps below 2^63 (mant < 2^(ms+1)).
+    let left = e >= 0;
+    let lsh = (e.clamp(0, 63)) as u32;
+    let huge = left && e > 62 - ms as i64;
+    // Right shifts: clamp the distance to 63; mant < 2^54 keeps the split exact (see the
+    // scalar kernel's derivation).
+    let rsh = ((-e).clamp(0, 63)) as u32;
+    let n_right = mant >> rsh;
+    let rem = mant & ((1u64 << rsh) - 1);
+    let half = (1u64 << rsh) >> 1;
+    let n = if left { mant << lsh } else { n_right + increment::<M>(neg, n_right, rem, half) };
+    let limit = if neg { p.lim_neg } else { p.lim_pos };
+    let in_range = !huge && n <= limit;
+    let wrapped = (if neg { n.wrapping_neg() } else { n }) & p.dst_mask;
+    let clamped = if neg { p.min_bits } else { p.max_bits };
+    let out = stored_int(
+        p,
+        match R {
+            range::CLAMP => {
+                if in_range {
+                    wrapped
+                } else {
+                    clamped
+                }
+            }
+            _ => wrapped,
+        },
+    );
+    let key = if mag == 0 { 0 } else { x };
+    // `huge` lanes (|x| >= 2^63) go cold in every mode: uint64 and int64's minimum still
+    // hold some of them.
+    let bad = field == all_ones || huge || (R == range::ERROR && !in_range) || is_key(p, key);
+    (out, bad)
+}
+
+/// The stored form of an integer result: sign-extended for signed targets, so that the
+/// low bytes written are right for every width, int2 and int4 included.
+#[inline(always)]
+fn stored_int(p: &LaneParams, bits: u64) -> u64 {
+    if p.dst_signed {
+        (((bits << (64 - p.dst_bits)) as i64) >> (64 - p.dst_bits)) as u64
+    } else {
+        bits
+    }
+}
+
+/// Sign and magnitude of an integer lane.
+#[inline(always)]
+fn int_parts(p: &LaneParams, x: u64) -> (bool, u64) {
+    if p.src_signed {
+        let v = ((x << (64 - p.src_bits)) as i64) >> (64 - p.src_bits);
+        (v < 0, v.unsigned_abs())
+    } else {
+        (false, x)
+    }
+}
+
+/// Integer to integer: the range rule in-lane.
+#[inline(always)]
+pub fn int_to_int<const R: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
+    let (neg, n) = int_parts(p, x);
+    let limit = if neg { p.lim_neg } else { p.lim_pos };
+    let in_range = n <= limit;
+    let wrapped = (if neg { n.wrapping_neg() } else { n }) & p.dst_mask;
+    let out = stored_int(
+        p,
+        match R {
+            range::CLAMP => {
+                if in_range {
+                    wrapped
+                } else if neg {
+                    p.min_bits
+                } else {
+                    p.max_bits
+                }
+            }
+            _ => wrapped,
+        },
+    );
+    let bad = (R == range::ERROR && !in_range) || is_key(p, x);
+    (out, bad)
+}
+
+/// Integer to float: results that are normal and in range; zero.
+#[inline(always)]
+pub fn int_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
+    let (neg, n) = int_parts(p, x);
+    let mt = p.dst_man;
+    let msb = 63 - (n | 1).leading_zeros();
+    let sh = msb.saturating_sub(mt);
+    let up = mt.saturating_sub(msb);
+    let field = ((msb as i64 + p.dst_bias) as u64) << mt;
+    let kept = (n >> sh) << up; // the significand with its leading bit at position mt
+    let rem = n & ((1u64 << sh) - 1);
+    let half = (1u64 << sh) >> 1;
+    // Leading bit dropped, exponent added: a carry out of the mantissa bumps the exponent.
+    let base = field + (kept & ((1u64 << mt) - 1));
+    let parity = if mt == 0 { 1 } else { base };
+    let comb = base + increment::<M>(neg, parity, rem, half);
+    let zero = n == 0;
+    let sign_bit = if p.dst_has_sign { (neg as u64) << (p.dst_bits - 1) } else { 0 };
+    let out = if zero { 0 } else { sign_bit | comb };
+    let bad = (!zero && comb > p.dst_max_mag) || (zero && !p.dst_has_zero) || (neg && !p.dst_has_sign) || is_key(p, x);
+    (out, bad)
+}
+
+/// Load an element of `S` bytes (native-endian) from the front of `b`.
+#[inline(always)]
+fn load<const S: usize>(b: &[u8]) -> u64 {
+    match (S, b) {
+        (2, [a, c, ..]) => u16::from_ne_bytes([*a, *c]) as u64,
+        (4, [a, c, d, e, ..]) => u32::from_ne_bytes([*a, *c, *d, *e]) as u64,
+        (8, [a, c, d, e, f, g, h, i, ..]) => u64::from_ne_bytes([*a, *c, *d, *e, *f, *g, *h, *i]),
+        (_, [a, ..]) => *a as u64,
+        _ => 0,
+    }
+}
+
+/// Store the low `D` bytes of `v` (native-endian) at the front of `b`.
+#[inline(always)]
+fn store<const D: usize>(b: &mut [u8], v: u64) {
+    match D {
+        1 => {
+            if let Some(x) = b.first_mut() {
+                *x = v as u8;
+            }
+        }
+        2 => {
+            if let Some(x) = b.get_mut(..2) {
+                x.copy_from_slice(&(v as u16).to_ne_bytes());
+            }
+        }
+        4 => {
+            if let Some(x) = b.get_mut(..4) {
+                x.copy_from_slice(&(v as u32).to_ne_bytes());
+            }
+        }
+        _ => {
+            if let Some(x) = b.get_mut(..8) {
+                x.copy_from_slice(&v.to_ne_bytes());
+            }
+        }
+    }
+}
+
+/// Redo `src` (whole elements) with the scalar reference, reporting errors at `offset + i`.
+#[cold]
+#[inline(never)]
+pub fn cold(dir: &Direction, src: &[u8], dst: &mut [u8], offset: usize) -> Result<(), ElementError> {
+    scalar::cast(dir, src, dst).map_err(|mut e| {
+        e.index += offset;
+        e
+    })
+}
+
+/// Run a lane program over whole buffers: `LANES` elements at a time, cold chunks and the
+/// tail through the scalar reference.
+#[inline(always)]
+pub fn drive<const S: usize, const D: usize>(
+    dir: &Direction,
+    p: &LaneParams,
+    src: &[u8],
+    dst: &mut [u8],
+    lane: impl Fn(&LaneParams, u64) -> (u64, bool),
+) -> Result<(), ElementError> {
+    let mut s_chunks = src.chunks_exact(S * LANES);
+    let mut d_chunks = dst.chunks_exact_mut(D * LANES);
+    let mut done = 0;
+    for (sc, dc) in (&mut s_chunks).zip(&mut d_chunks) {
+        let mut x = [0u64; LANES];
+        for (xl, b) in x.iter_mut().zip(sc.chunks_exact(S)) {
+            *xl = load::<S>(b);
+        }
+        let mut y = [0u64; LANES];
+        let mut bad = false;
+        for (yl, &xl) in y.iter_mut().zip(x.iter()) {
+            let (v, b) = lane(p, xl);
+            *yl = v;
+            bad |= b;
+        }
+        if bad {
+            cold(dir, sc, dc, done)?;
+        } else {
+            for (&yl, b) in y.iter().zip(dc.chunks_exact_mut(D)) {
+                store::<D>(b, yl);
+            }
+        }
+        done += LANES;
+    }
+    cold(dir, s_chunks.remainder(), d_chunks.into_remainder(), done)
+}
+
+/// A 256-entry table for a source of 8 bits or less, built from the scalar reference with
+/// the scalar_map folded in: `values[b]` is what byte `b` becomes (in its stored form),
+/// `fails` marks the bytes whose cast is an error.
+#[derive(Clone, Debug)]
+pub struct Lut {
+    values: [u64; 256],
+    fails: [bool; 256],
+}
+
+impl Lut {
+    /// The table of a direction whose source has 8 bits or less.
+    pub fn new(dir: &Direction) -> Option<Lut> {
+        let from: &Format = dir.from.format();
+        if from.bits > 8 {
+            return None;
+        }
+        let to = dir.to.format();
+        let mut lut = Lut { values: [0; 256], fails: [false; 256] };
+        for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
+            match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
+                Ok(bits) => {
+                    // The stored form: int2/int4 sign-extended to the byte.
+                    let mut b = [0u8; 8];
+                    let stored = b.get_mut(..to.size).unwrap_or(&mut []);
+                    scalar::write_bits(to, bits, stored);
+                    *v = load_dyn(stored);
+                }
+                Err(_) => *f = true,
+            }
+        }
+        Some(lut)
+    }
+}
+
+fn load_dyn(b: &[u8]) -> u64 {
+    match b.len() {
+        1 => load::<1>(b),
+        2 => load::<2>(b),
+        4 => load::<4>(b),
+        _ => load::<8>(b),
+    }
+}
+
+/// The table kernel body: one lookup per element, failures OR-ed per chunk.
+#[inline(always)]
+pub fn drive_lut<const D: usize>(dir: &Direction, lut: &Lut, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const CHUNK: usize = 64;
+    let mut done = 0;
+    for (sc, dc) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK * D)) {
+        let mut bad = false;
+        for (&s, d) in sc.iter().zip(dc.chunks_exact_mut(D)) {
+            let i = s as usize;
+            store::<D>(d, lut.values.get(i).copied().unwrap_or(0));
+            bad |= lut.fails.get(i).copied().unwrap_or(true);
+        }
+        if bad {
+            cold(dir, sc, dc, done)?;
+        }
+        done += sc.len();
+    }
+    Ok(())
+}
+
+/// The data types whose pairs get a lane program (for tests and the coverage table).
+pub fn lane_source(t: DataType) -> bool {
+    t.bits() >= 16
+}

@@ -1,0 +1,127 @@
+//! The vector tiers: the shared lane bodies of `lanes.rs`, instantiated once per tier. A tier
+//! is the same source compiled with different target features; only its entry functions
+//! carry `#[target_feature]`, everything below them is `#[inline(always)]`.
+
+/// Define a tier's kernel entry points and its `select`. `$call` wraps the call of a body
+/// (plain for tiers without runtime-detected features; an `unsafe` block for those that
+/// have them, justified by the detection that gates `select`).
+macro_rules! lane_tier {
+    ($(#[$attr:meta])*; $call:ident) => {
+        use crate::error::ElementError;
+        use crate::kernels::lanes::{self, mode, range, LaneClass, LaneParams, Lut};
+        use crate::kernels::{scalar, KernelFn};
+        use crate::plan::Direction;
+
+        $(#[$attr])*
+        fn ff_body<const S: usize, const D: usize, const M: u8>(
+            dir: &Direction,
+            p: &LaneParams,
+            src: &[u8],
+            dst: &mut [u8],
+        ) -> Result<(), ElementError> {
+            lanes::drive::<S, D>(dir, p, src, dst, lanes::float_to_float::<M>)
+        }
+
+        $(#[$attr])*
+        fn fi_body<const S: usize, const D: usize, const M: u8, const R: u8>(
+            dir: &Direction,
+            p: &LaneParams,
+            src: &[u8],
+            dst: &mut [u8],
+        ) -> Result<(), ElementError> {
+            lanes::drive::<S, D>(dir, p, src, dst, lanes::float_to_int::<M, R>)
+        }
+
+        $(#[$attr])*
+        fn ii_body<const S: usize, const D: usize, const R: u8>(
+            dir: &Direction,
+            p: &LaneParams,
+            src: &[u8],
+            dst: &mut [u8],
+        ) -> Result<(), ElementError> {
+            lanes::drive::<S, D>(dir, p, src, dst, lanes::int_to_int::<R>)
+        }
+
+        $(#[$attr])*
+        fn if_body<const S: usize, const D: usize, const M: u8>(
+            dir: &Direction,
+            p: &LaneParams,
+            src: &[u8],
+            dst: &mut [u8],
+        ) -> Result<(), ElementError> {
+            lanes::drive::<S, D>(dir, p, src, dst, lanes::int_to_float::<M>)
+        }
+
+        $(#[$attr])*
+        fn lut_body<const D: usize>(dir: &Direction, t: &Lut, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            lanes::drive_lut::<D>(dir, t, src, dst)
+        }
+
+        fn ff<const S: usize, const D: usize, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            match &dir.lanes {
+                Some(p) => $call!(ff_body::<S, D, M>(dir, p, src, dst)),
+                None => scalar::cast(dir, src, dst),
+            }
+        }
+
+        fn fi<const S: usize, const D: usize, const M: u8, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            match &dir.lanes {
+                Some(p) => $call!(fi_body::<S, D, M, R>(dir, p, src, dst)),
+                None => scalar::cast(dir, src, dst),
+            }
+        }
+
+        fn ii<const S: usize, const D: usize, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            match &dir.lanes {
+                Some(p) => $call!(ii_body::<S, D, R>(dir, p, src, dst)),
+                None => scalar::cast(dir, src, dst),
+            }
+        }
+
+        fn if_<const S: usize, const D: usize, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            match &dir.lanes {
+                Some(p) => $call!(if_body::<S, D, M>(dir, p, src, dst)),
+                None => scalar::cast(dir, src, dst),
+            }
+        }
+
+        fn lut<const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            match &dir.lut {
+                Some(t) => $call!(lut_body::<D>(dir, t, src, dst)),
+                None => scalar::cast(dir, src, dst),
+            }
+        }
+
+        include!("select.in.rs");
+    };
+}
+
+/// Call a body directly: the tier needs no runtime-detected feature.
+macro_rules! plain_call {
+    ($e:expr) => {
+        $e
+    };
+}
+
+/// Call a `#[target_feature]` body.
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx2_call {
+    ($e:expr) => {
+        // SAFETY: the AVX2 tier's kernels are only handed out by `select` after run-time
+        // detection (CPUID + XGETBV) reported AVX2, FMA and F16C with OS support for the
+        // AVX state, so the target features the body was compiled for are present.
+        unsafe { $e }
+    };
+}
+
+/// Portable lane code: compiles to whatever vector code the target's baseline allows (SSE2
+/// on x86_64, NEON on aarch64, simd128 on wasm32 when enabled).
+pub mod portable {
+    lane_tier!(#[inline]; plain_call);
+}
+
+/// The same lane bodies compiled for AVX2 (+FMA, F16C), picked at run time.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    lane_tier!(#[target_feature(enable = "avx2,fma,f16c,bmi2")]; avx2_call);
+}

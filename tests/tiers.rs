@@ -1,0 +1,207 @@
+//! Every kernel tier against the scalar reference, bit for bit: every bit pattern of every
+//! source of 16 bits or less for every pair, mode and range rule; buffer lengths around the
+//! lane width at every byte offset; a special value at every lane position; the same error
+//! index as the scalar path.
+
+use cast_value_kernels::kernels::lanes::LANES;
+use cast_value_kernels::kernels::{scalar, Tier};
+use cast_value_kernels::{CastConfig, CastError, CastPlan, DataType, FillValue, OutOfRange, Rounding, ALL_DATA_TYPES};
+
+fn to_bytes(t: DataType, bits: &[u64]) -> Vec<u8> {
+    let mut out = vec![0u8; bits.len() * t.size()];
+    for (b, c) in bits.iter().zip(out.chunks_exact_mut(t.size())) {
+        scalar::write_bits(t.format(), *b, c);
+    }
+    out
+}
+
+fn vector_tiers() -> Vec<Tier> {
+    Tier::available().iter().copied().filter(|&t| t != Tier::Scalar).collect()
+}
+
+/// Compare one tier's buffer result with the scalar tier's on `input`.
+fn same_as_scalar(plan: &CastPlan, tier: Tier, input: &[u8], what: &str) {
+    let (src, dst) = (plan.array_type(), plan.data_type());
+    let n = input.len() / src.size();
+    let scalar_plan = plan.clone().with_tier(Tier::Scalar).unwrap();
+    let mut want = vec![0u8; n * dst.size()];
+    let want_r = scalar_plan.encode(input, &mut want);
+    let tier_plan = plan.clone().with_tier(tier).unwrap();
+    let mut got = vec![0u8; n * dst.size()];
+    let got_r = tier_plan.encode(input, &mut got);
+    assert_eq!(got_r, want_r, "{what}: {src}->{dst} on {tier}");
+    let upto = match want_r {
+        Err(CastError::Element(e)) => e.index,
+        _ => n,
+    };
+    let k = upto * dst.size();
+    assert!(got[..k] == want[..k], "{what}: {src}->{dst} on {tier}: outputs differ");
+}
+
+#[test]
+fn every_pattern_of_small_sources_on_every_tier() {
+    let tiers = vector_tiers();
+    assert!(!tiers.is_empty());
+    println!("target {} tiers {:?} best {}", std::env::consts::ARCH, Tier::available(), Tier::best());
+    for src in ALL_DATA_TYPES.into_iter().filter(|t| t.bits() <= 16) {
+        let bits: Vec<u64> = (0..1u64 << src.bits()).collect();
+        let input = to_bytes(src, &bits);
+        for dst in ALL_DATA_TYPES {
+            for r in Rounding::ALL {
+                let mut oors = vec![None, Some(OutOfRange::Clamp)];
+                if dst.is_integer() {
+                    oors.push(Some(OutOfRange::Wrap));
+                }
+                for oor in oors {
+                    let plan = CastPlan::new(&CastConfig::new(dst).with_rounding(r).with_out_of_range(oor), src, None)
+                        .unwrap();
+                    // Per element, so that an early error does not hide the rest.
+                    for &tier in &tiers {
+                        let tp = plan.clone().with_tier(tier).unwrap();
+                        let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
+                        let mut a = vec![0u8; bits.len() * dst.size()];
+                        let mut b = vec![0u8; bits.len() * dst.size()];
+                        // Whole buffer: same result or same first error.
+                        let ra = tp.encode(&input, &mut a);
+                        let rb = sp.encode(&input, &mut b);
+                        assert_eq!(ra, rb, "{src}->{dst} {r} {oor:?} {tier}");
+                        if ra.is_ok() {
+                            assert!(a == b, "{src}->{dst} {r} {oor:?} {tier}: outputs differ");
+                        } else {
+                            // Then element by element over lane-sized windows that succeed.
+                            let ss = src.size();
+                            for (w, chunk) in input.chunks(LANES * ss).enumerate() {
+                                let mut x = vec![0u8; chunk.len() / ss * dst.size()];
+                                let mut y = x.clone();
+                                let rx = tp.encode(chunk, &mut x);
+                                let ry = sp.encode(chunk, &mut y);
+                                assert_eq!(rx, ry, "{src}->{dst} {r} {oor:?} {tier} window {w}");
+                                if rx.is_ok() {
+                                    assert!(x == y, "{src}->{dst} {r} {oor:?} {tier} window {w}: outputs differ");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lengths_and_offsets_around_the_lane_width() {
+    let cases = [
+        (DataType::Float32, DataType::Float16, None),
+        (DataType::Float64, DataType::UInt8, Some(OutOfRange::Clamp)),
+        (DataType::Int32, DataType::Int8, Some(OutOfRange::Wrap)),
+        (DataType::UInt16, DataType::Float32, None),
+        (DataType::Float8E4M3, DataType::Float32, None),
+        (DataType::Int4, DataType::Float64, None),
+    ];
+    let backing: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 & 0x3f).collect();
+    for (src, dst, oor) in cases {
+        let plan = CastPlan::new(&CastConfig::new(dst).with_out_of_range(oor), src, None).unwrap();
+        for tier in vector_tiers() {
+            for n in 0..=4 * LANES + 3 {
+                for off in 0..8 {
+                    let input = &backing[off..off + n * src.size()];
+                    same_as_scalar(&plan, tier, input, &format!("n={n} off={off}"));
+                    // Output offset too.
+                    let tp = plan.clone().with_tier(tier).unwrap();
+                    let mut out = vec![0u8; 8 + n * dst.size()];
+                    let mut out2 = vec![0u8; n * dst.size()];
+                    let r1 = tp.encode(input, &mut out[off..off + n * dst.size()]);
+                    let r2 = plan.clone().with_tier(Tier::Scalar).unwrap().encode(input, &mut out2);
+                    assert_eq!(r1, r2);
+                    if r1.is_ok() {
+                        assert_eq!(&out[off..off + n * dst.size()], &out2[..]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_special_value_at_every_lane_position() {
+    // NaN, Inf, out of range and a map key, placed at each position of a few chunks of
+    // ordinary values: results (or the first error's index) must match scalar.
+    static MAP: [(FillValue, FillValue); 1] = [(FillValue::Number("2.5"), FillValue::Int(99))];
+    let specials = [f32::NAN, f32::INFINITY, -1e30, 2.5, 300.0, -0.0];
+    for oor in [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)] {
+        let cfg = CastConfig::new(DataType::UInt8).with_out_of_range(oor).with_scalar_map(&MAP, &[]);
+        let plan = CastPlan::new(&cfg, DataType::Float32, None).unwrap();
+        for tier in vector_tiers() {
+            for &sp in &specials {
+                for pos in 0..3 * LANES {
+                    let mut vals: Vec<f32> = (0..3 * LANES).map(|i| (i * 7 % 200) as f32 + 0.25).collect();
+                    vals[pos] = sp;
+                    let input: Vec<u8> = vals.iter().flat_map(|v| v.to_ne_bytes()).collect();
+                    same_as_scalar(&plan, tier, &input, &format!("special {sp} at {pos} {oor:?}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_tier_reports_the_scalar_error_index() {
+    for tier in vector_tiers() {
+        let plan =
+            CastPlan::new(&CastConfig::new(DataType::Int8), DataType::Float64, None).unwrap().with_tier(tier).unwrap();
+        for bad_at in [0, 1, LANES - 1, LANES, 5 * LANES + 3, 100] {
+            let mut vals = vec![1.0f64; 101];
+            vals[bad_at] = 1000.0;
+            vals[100] = f64::NAN;
+            let input: Vec<u8> = vals.iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let mut out = vec![0u8; 101];
+            match plan.encode(&input, &mut out) {
+                Err(CastError::Element(e)) => assert_eq!(e.index, bad_at, "{tier}"),
+                other => panic!("{tier}: {other:?}"),
+            }
+            assert!(out[..bad_at].iter().all(|&b| b == 1), "{tier}: elements before the error are written");
+        }
+    }
+}
+
+mod wide {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Source patterns for a wide source: raw bits, and values brought back from random
+    /// target values (so that most lanes take the fast path), some nudged by a few ulps.
+    fn patterns(src: DataType, dst: DataType, raw: &[u64], nudge: u64) -> Vec<u64> {
+        let back = CastPlan::new(&CastConfig::new(src).with_out_of_range(Some(OutOfRange::Clamp)), dst, None).unwrap();
+        let mask = src.format().mask();
+        raw.iter()
+            .enumerate()
+            .map(|(i, &r)| match i % 3 {
+                0 => r & mask,
+                _ => match scalar::cast_element(back.encoder(), r & dst.format().mask()) {
+                    Ok(v) => v.wrapping_add(if i % 3 == 2 { nudge } else { 0 }) & mask,
+                    Err(_) => r & mask,
+                },
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn wide_sources_match_scalar_on_every_tier(
+            src in proptest::sample::select(ALL_DATA_TYPES.iter().copied().filter(|t| t.bits() >= 16).collect::<Vec<_>>()),
+            di in 0usize..26, ri in 0usize..5, oi in 0usize..3,
+            raw in proptest::collection::vec(any::<u64>(), 0..40), nudge in 0u64..4,
+        ) {
+            let dst = ALL_DATA_TYPES[di];
+            let oor = [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)][oi];
+            let oor = if dst.is_float() && oor == Some(OutOfRange::Wrap) { None } else { oor };
+            let plan = CastPlan::new(&CastConfig::new(dst).with_rounding(Rounding::ALL[ri]).with_out_of_range(oor), src, None).unwrap();
+            let input = to_bytes(src, &patterns(src, dst, &raw, nudge));
+            for tier in vector_tiers() {
+                same_as_scalar(&plan, tier, &input, "proptest");
+            }
+        }
+    }
+}
