@@ -170,11 +170,11 @@ impl LaneParams {
 fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
     let inexact = rem != 0;
     let up = match M {
-        mode::NE => rem > half || (rem == half && half != 0 && n & 1 == 1),
-        mode::NA => rem >= half && half != 0,
+        mode::NE => (rem > half) | ((rem == half) & (half != 0) & (n & 1 == 1)),
+        mode::NA => (rem >= half) & (half != 0),
         mode::TZ => false,
-        mode::TP => !neg && inexact,
-        _ => neg && inexact,
+        mode::TP => !neg & inexact,
+        _ => neg & inexact,
     };
     up as u64
 }
@@ -182,7 +182,7 @@ fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
 /// Is the lane's canonical scalar_map key among the keys? (`nkeys` is loop-invariant.)
 #[inline(always)]
 fn is_key(p: &LaneParams, key: u64) -> bool {
-    p.nkeys != 0 && p.keys.iter().fold(false, |acc, &k| acc | (k == key))
+    (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key))
 }
 
 /// IEEE float (f16/bf16/f32/f64) to any float: normal values whose result is normal and in
@@ -195,7 +195,7 @@ pub fn float_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     let mag = x & ((1u64 << sign_shift) - 1);
     let field = mag >> ms;
     let all_ones = (1u64 << (sign_shift - ms)) - 1;
-    let special_src = (field == 0 && mag != 0) || field == all_ones;
+    let special_src = ((field == 0) & (mag != 0)) | (field == all_ones);
     let delta = ((p.dst_bias - p.src_bias) << p.dst_man) as u64;
     let comb = if ms >= p.dst_man {
         let sh = ms - p.dst_man;
@@ -211,11 +211,11 @@ pub fn float_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     // In range and normal: the biased target exponent before rounding was at least 1 (as a
     // signed quantity), and the rounded pattern does not pass the largest finite one.
     let unrounded_field = ((mag >> ms) as i64) + (p.dst_bias - p.src_bias);
-    let normal = unrounded_field >= 1 && comb <= p.dst_max_mag;
+    let normal = (unrounded_field >= 1) & (comb <= p.dst_max_mag);
     let zero = mag == 0;
     let sign_bit = if p.dst_has_sign { (neg as u64) << (p.dst_bits - 1) } else { 0 };
     let out = if zero {
-        if neg && p.dst_neg_zero {
+        if neg & p.dst_neg_zero {
             sign_bit
         } else {
             0
@@ -224,11 +224,8 @@ pub fn float_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
         sign_bit | comb
     };
     let key = if zero { 0 } else { x };
-    let bad = special_src
-        || (!zero && !normal)
-        || (zero && !p.dst_has_zero)
-        || (neg && !zero && !p.dst_has_sign)
-        || is_key(p, key);
+    let bad =
+        special_src | (!zero & !normal) | (zero & !p.dst_has_zero) | (neg & !zero & !p.dst_has_sign) | is_key(p, key);
     (out, bad)
 }
 
@@ -249,7 +246,7 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
     // Left shifts: exact while the result keeps below 2^63 (mant < 2^(ms+1)).
     let left = e >= 0;
     let lsh = (e.clamp(0, 63)) as u32;
-    let huge = left && e > 62 - ms as i64;
+    let huge = left & (e > 62 - ms as i64);
     // Right shifts: clamp the distance to 63; mant < 2^54 keeps the split exact (see the
     // scalar kernel's derivation).
     let rsh = ((-e).clamp(0, 63)) as u32;
@@ -258,7 +255,7 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
     let half = (1u64 << rsh) >> 1;
     let n = if left { mant << lsh } else { n_right + increment::<M>(neg, n_right, rem, half) };
     let limit = if neg { p.lim_neg } else { p.lim_pos };
-    let in_range = !huge && n <= limit;
+    let in_range = !huge & (n <= limit);
     let wrapped = (if neg { n.wrapping_neg() } else { n }) & p.dst_mask;
     let clamped = if neg { p.min_bits } else { p.max_bits };
     let out = stored_int(
@@ -277,7 +274,7 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
     let key = if mag == 0 { 0 } else { x };
     // `huge` lanes (|x| >= 2^63) go cold in every mode: uint64 and int64's minimum still
     // hold some of them.
-    let bad = field == all_ones || huge || (R == range::ERROR && !in_range) || is_key(p, key);
+    let bad = (field == all_ones) | huge | ((R == range::ERROR) & !in_range) | is_key(p, key);
     (out, bad)
 }
 
@@ -325,7 +322,7 @@ pub fn int_to_int<const R: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
             _ => wrapped,
         },
     );
-    let bad = (R == range::ERROR && !in_range) || is_key(p, x);
+    let bad = ((R == range::ERROR) & !in_range) | is_key(p, x);
     (out, bad)
 }
 
@@ -348,7 +345,7 @@ pub fn int_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     let zero = n == 0;
     let sign_bit = if p.dst_has_sign { (neg as u64) << (p.dst_bits - 1) } else { 0 };
     let out = if zero { 0 } else { sign_bit | comb };
-    let bad = (!zero && comb > p.dst_max_mag) || (zero && !p.dst_has_zero) || (neg && !p.dst_has_sign) || is_key(p, x);
+    let bad = (!zero & (comb > p.dst_max_mag)) | (zero & !p.dst_has_zero) | (neg & !p.dst_has_sign) | is_key(p, x);
     (out, bad)
 }
 
@@ -415,18 +412,20 @@ pub fn drive<const S: usize, const D: usize>(
     let mut d_chunks = dst.chunks_exact_mut(D * LANES);
     let mut done = 0;
     for (sc, dc) in (&mut s_chunks).zip(&mut d_chunks) {
+        // Three simple passes over the lane arrays (load, convert, reduce) so that each
+        // vectorizes on its own.
         let mut x = [0u64; LANES];
         for (xl, b) in x.iter_mut().zip(sc.chunks_exact(S)) {
             *xl = load::<S>(b);
         }
         let mut y = [0u64; LANES];
-        let mut bad = false;
-        for (yl, &xl) in y.iter_mut().zip(x.iter()) {
+        let mut flags = [false; LANES];
+        for ((yl, fl), &xl) in y.iter_mut().zip(flags.iter_mut()).zip(x.iter()) {
             let (v, b) = lane(p, xl);
             *yl = v;
-            bad |= b;
+            *fl = b;
         }
-        if bad {
+        if flags.iter().fold(false, |a, &b| a | b) {
             cold(dir, sc, dc, done)?;
         } else {
             for (&yl, b) in y.iter().zip(dc.chunks_exact_mut(D)) {
@@ -445,9 +444,20 @@ pub fn drive<const S: usize, const D: usize>(
 pub struct Lut {
     values: [u64; 256],
     fails: [bool; 256],
+    any_fail: bool,
 }
 
 impl Lut {
+    /// What each byte becomes, in its stored form.
+    pub fn values(&self) -> &[u64; 256] {
+        &self.values
+    }
+
+    /// Which bytes fail to cast.
+    pub fn fails(&self) -> &[bool; 256] {
+        &self.fails
+    }
+
     /// The table of a direction whose source has 8 bits or less.
     pub fn new(dir: &Direction) -> Option<Lut> {
         let from: &Format = dir.from.format();
@@ -455,7 +465,7 @@ impl Lut {
             return None;
         }
         let to = dir.to.format();
-        let mut lut = Lut { values: [0; 256], fails: [false; 256] };
+        let mut lut = Lut { values: [0; 256], fails: [false; 256], any_fail: false };
         for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
             match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
                 Ok(bits) => {
@@ -468,7 +478,13 @@ impl Lut {
                 Err(_) => *f = true,
             }
         }
+        lut.any_fail = lut.fails.iter().any(|&f| f);
         Some(lut)
+    }
+
+    /// Whether any byte fails (if none, kernels skip the per-chunk check).
+    pub fn any_fail(&self) -> bool {
+        self.any_fail
     }
 }
 

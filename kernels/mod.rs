@@ -16,6 +16,10 @@ pub mod dispatch;
 pub mod lanes;
 pub mod scalar;
 pub mod tiers;
+/// Hand-written AVX2 kernels for the hot set (x86_64).
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/avx2.rs"]
+pub mod x86_64_avx2;
 
 /// A buffer kernel: casts every element of `src` into `dst` for one direction of a plan.
 /// Buffer lengths are already checked.
@@ -90,7 +94,7 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         Tier::Scalar => None,
         Tier::Portable => tiers::portable::select(dir),
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => tiers::avx2::select(dir),
+        Tier::Avx2 => x86_64_avx2::select(dir).or_else(|| tiers::avx2::select(dir)),
         #[cfg(not(target_arch = "x86_64"))]
         Tier::Avx2 => None,
     };

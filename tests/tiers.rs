@@ -205,3 +205,73 @@ mod wide {
         }
     }
 }
+
+/// The hot pairs over a sweep of the whole 32-bit pattern space (every 4099th pattern plus a
+/// dense run around each power of two that bounds a target), in windows of one chunk so that
+/// an error in one lane does not mask the others.
+#[test]
+fn hot_pairs_over_a_sweep_of_the_source_space() {
+    use DataType as T;
+    let mut f32_bits: Vec<u64> = (0..=u32::MAX as u64).step_by(4099).collect();
+    // Contiguous runs, so that a chunk holds only neighbours and none of them drags the
+    // chunk onto the cold path for an unrelated reason.
+    for e in [126u64, 127, 128, 133, 134, 135, 141, 142, 143, 149, 150, 157, 158, 159, 254] {
+        f32_bits.extend((0..64u64).map(|d| (e << 23) - 32 + d));
+        f32_bits.extend((0..64u64).map(|d| ((e << 23) - 32 + d) | 0x8000_0000));
+        f32_bits.extend((0..64u64).map(|d| (e << 23) | 0x40_0000 | d)); // ties of narrow targets
+        f32_bits.extend((0..64u64).map(|d| (e << 23) | 0x7f_e000 | (d << 7))); // near the f16 max
+    }
+    let f64_bits: Vec<u64> =
+        f32_bits.iter().map(|&b| (f32::from_bits(b as u32) as f64).to_bits() ^ (b & 0x7)).collect();
+    let cases: Vec<(T, T, &Vec<u64>)> = vec![
+        (T::Float32, T::Float16, &f32_bits),
+        (T::Float32, T::BFloat16, &f32_bits),
+        (T::Float32, T::Float64, &f32_bits),
+        (T::Float64, T::Float32, &f64_bits),
+        (T::Float32, T::UInt8, &f32_bits),
+        (T::Float32, T::Int8, &f32_bits),
+        (T::Float32, T::Int16, &f32_bits),
+        (T::Float32, T::UInt16, &f32_bits),
+        (T::Float32, T::Int32, &f32_bits),
+        (T::Float64, T::Int8, &f64_bits),
+        (T::Float64, T::UInt16, &f64_bits),
+        (T::Float64, T::Int32, &f64_bits),
+        (T::Int32, T::Int8, &f32_bits),
+        (T::Int32, T::UInt8, &f32_bits),
+        (T::Int32, T::Int16, &f32_bits),
+    ];
+    for (src, dst, bits) in cases {
+        let input = to_bytes(src, bits);
+        for r in Rounding::ALL {
+            let mut oors = vec![None, Some(OutOfRange::Clamp)];
+            if dst.is_integer() {
+                oors.push(Some(OutOfRange::Wrap));
+            }
+            for oor in oors {
+                let plan =
+                    CastPlan::new(&CastConfig::new(dst).with_rounding(r).with_out_of_range(oor), src, None).unwrap();
+                for tier in vector_tiers() {
+                    let tp = plan.clone().with_tier(tier).unwrap();
+                    let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
+                    let w = LANES * src.size();
+                    let mut a = vec![0u8; LANES * dst.size()];
+                    let mut b = a.clone();
+                    for (k, chunk) in input.chunks(w).enumerate() {
+                        let n = chunk.len() / src.size() * dst.size();
+                        let ra = tp.encode(chunk, &mut a[..n]);
+                        let rb = sp.encode(chunk, &mut b[..n]);
+                        assert_eq!(ra, rb, "{src}->{dst} {r} {oor:?} {tier} chunk {k}");
+                        if ra.is_ok() {
+                            assert!(
+                                a[..n] == b[..n],
+                                "{src}->{dst} {r} {oor:?} {tier} chunk {k}: {:x?} vs {:x?}",
+                                &a[..n],
+                                &b[..n]
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
