@@ -21,6 +21,9 @@ pub mod tiers;
 #[path = "x86_64/avx2.rs"]
 pub mod x86_64_avx2;
 
+/// The target triple this crate was built for (tests and tools print it with the tier).
+pub const BUILD_TARGET: &str = env!("CAST_VALUE_TARGET");
+
 /// A buffer kernel: casts every element of `src` into `dst` for one direction of a plan.
 /// Buffer lengths are already checked.
 pub type KernelFn = fn(&Direction, &[u8], &mut [u8]) -> Result<(), ElementError>;
@@ -33,13 +36,18 @@ pub enum Tier {
     Scalar,
     /// Lane code compiled for the target's baseline (SSE2 on x86_64, NEON on aarch64).
     Portable,
-    /// Lane code compiled for AVX2 + FMA + F16C (x86_64, detected at run time).
+    /// Lane code compiled for AVX2 + FMA + F16C, plus hand-written AVX2 kernels for the
+    /// hot set (x86_64, detected at run time).
     Avx2,
+    /// Lane code compiled for NEON (aarch64, baseline).
+    Neon,
+    /// Lane code compiled for wasm32 simd128 (builds with `+simd128`).
+    Simd128,
 }
 
 impl Tier {
     /// Every tier, in order of preference (best last).
-    pub const ALL: [Tier; 3] = [Tier::Scalar, Tier::Portable, Tier::Avx2];
+    pub const ALL: [Tier; 5] = [Tier::Scalar, Tier::Portable, Tier::Neon, Tier::Simd128, Tier::Avx2];
 
     /// The tier's name, as printed by the throughput table and accepted by `--isa`.
     pub const fn name(self) -> &'static str {
@@ -47,6 +55,8 @@ impl Tier {
             Tier::Scalar => "scalar",
             Tier::Portable => "portable",
             Tier::Avx2 => "avx2",
+            Tier::Neon => "neon",
+            Tier::Simd128 => "simd128",
         }
     }
 
@@ -55,13 +65,19 @@ impl Tier {
         match self {
             Tier::Scalar | Tier::Portable => true,
             Tier::Avx2 => dispatch::has_avx2(),
+            Tier::Neon => cfg!(target_arch = "aarch64"),
+            Tier::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         }
     }
 
     /// Every tier this build and CPU can run, best last.
     pub fn available() -> &'static [Tier] {
         if Tier::Avx2.is_available() {
-            &Tier::ALL
+            &[Tier::Scalar, Tier::Portable, Tier::Avx2]
+        } else if Tier::Neon.is_available() {
+            &[Tier::Scalar, Tier::Portable, Tier::Neon]
+        } else if Tier::Simd128.is_available() {
+            &[Tier::Scalar, Tier::Portable, Tier::Simd128]
         } else {
             &[Tier::Scalar, Tier::Portable]
         }
@@ -97,6 +113,14 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         Tier::Avx2 => x86_64_avx2::select(dir).or_else(|| tiers::avx2::select(dir)),
         #[cfg(not(target_arch = "x86_64"))]
         Tier::Avx2 => None,
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon => tiers::neon::select(dir),
+        #[cfg(not(target_arch = "aarch64"))]
+        Tier::Neon => None,
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Tier::Simd128 => tiers::simd128::select(dir),
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        Tier::Simd128 => None,
     };
     Some(vector.unwrap_or(scalar::cast as KernelFn))
 }

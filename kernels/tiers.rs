@@ -125,3 +125,28 @@ pub mod portable {
 pub mod avx2 {
     lane_tier!(#[target_feature(enable = "avx2,fma,f16c,bmi2")]; avx2_call);
 }
+
+/// Call a body compiled for NEON.
+#[cfg(target_arch = "aarch64")]
+macro_rules! neon_call {
+    ($e:expr) => {
+        // SAFETY: NEON is part of the aarch64 baseline (every aarch64 target Rust supports
+        // enables it), so the features the body was compiled for are present.
+        unsafe { $e }
+    };
+}
+
+/// The lane bodies compiled for NEON (aarch64). NEON is baseline there, so this is the same
+/// code the portable tier gets on aarch64; it is named so that tests and benchmarks can ask
+/// for it. (No hand-written NEON intrinsics yet.)
+#[cfg(target_arch = "aarch64")]
+pub mod neon {
+    lane_tier!(#[target_feature(enable = "neon")]; neon_call);
+}
+
+/// The lane bodies compiled with wasm32's simd128 (a compile-time feature on wasm: this tier
+/// exists only in builds with `-C target-feature=+simd128`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub mod simd128 {
+    lane_tier!(#[inline]; plain_call);
+}

@@ -275,3 +275,20 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
         }
     }
 }
+
+/// Prints the target and the tier dispatch chose, so a CI job that tested the wrong kernel
+/// shows; with CAST_VALUE_EXPECT_TIER set, also checks it.
+#[test]
+fn reports_target_and_tier() {
+    let best = Tier::best();
+    println!(
+        "TARGET {} TIER {best} (available: {})",
+        cast_value_kernels::kernels::BUILD_TARGET,
+        Tier::available().iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
+    );
+    if let Ok(want) = std::env::var("CAST_VALUE_EXPECT_TIER") {
+        assert_eq!(best.name(), want, "dispatch chose {best}, the job expects {want}");
+    }
+    let plan = CastPlan::new(&CastConfig::new(DataType::Float16), DataType::Float32, None).unwrap();
+    assert_eq!(plan.tier(), best);
+}
