@@ -12,39 +12,72 @@
 //! target's range, perturbed in their low bits so that rounding has work to do).
 
 use cast_value_kernels::kernels::{scalar, Tier};
-use cast_value_kernels::{CastConfig, CastPlan, DataType, OutOfRange, Rounding};
+use cast_value_kernels::{CastConfig, CastPlan, DataType, FillValue, OutOfRange, Rounding};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const DEFAULT_PAIRS: &[(&str, &str)] = &[
-    ("float64", "float32"),
-    ("float32", "float64"),
-    ("float32", "float16"),
-    ("float16", "float32"),
-    ("float32", "bfloat16"),
-    ("bfloat16", "float32"),
-    ("float32", "uint8"),
-    ("float32", "int16"),
-    ("float64", "int8"),
-    ("float64", "int32"),
-    ("int32", "int8"),
-    ("int16", "uint8"),
-    ("float8_e4m3", "float32"),
-    ("float32", "float8_e4m3"),
-    ("float8_e5m2", "float32"),
-    ("float32", "float8_e5m2"),
-    ("uint64", "float64"),
-    ("int64", "float32"),
-    ("float4_e2m1fn", "float16"),
-    ("float32", "float8_e8m0fnu"),
-    ("uint8", "uint8"),
-];
+/// The default run: the hot set (issue targets) and at least one case of every kernel class.
+fn default_cases() -> Vec<(DataType, DataType, Rounding, Option<OutOfRange>)> {
+    use DataType as T;
+    use OutOfRange::{Clamp, Wrap};
+    use Rounding::*;
+    let mut v = Vec::new();
+    for (a, b) in [
+        (T::Float64, T::Float32),
+        (T::Float32, T::Float64),
+        (T::Float32, T::Float16),
+        (T::Float16, T::Float32),
+        (T::Float32, T::BFloat16),
+        (T::BFloat16, T::Float32),
+        (T::Float8E4M3, T::Float32),
+        (T::Float32, T::Float8E4M3),
+        (T::Float8E5M2, T::Float32),
+        (T::Float32, T::Float8E5M2),
+    ] {
+        for (r, o) in [(NearestEven, None), (NearestEven, Some(Clamp)), (TowardsZero, None)] {
+            v.push((a, b, r, o));
+        }
+    }
+    for a in [T::Float32, T::Float64] {
+        for b in [T::Int8, T::UInt8, T::Int16, T::UInt16, T::Int32] {
+            for r in Rounding::ALL {
+                for o in [None, Some(Clamp), Some(Wrap)] {
+                    v.push((a, b, r, o));
+                }
+            }
+        }
+    }
+    for a in [T::Int32, T::Int16] {
+        for b in [T::Int8, T::UInt8] {
+            for o in [Some(Clamp), Some(Wrap)] {
+                v.push((a, b, NearestEven, o));
+            }
+        }
+    }
+    // One or more of every other kernel class.
+    v.extend([
+        (T::UInt8, T::UInt8, NearestEven, None),          // identity, small source
+        (T::Float32, T::Float32, NearestEven, None),      // identity
+        (T::Float4E2M1FN, T::Float16, NearestEven, None), // small source (table)
+        (T::Int4, T::Float64, NearestEven, None),         // small source (table)
+        (T::UInt64, T::Int32, NearestEven, Some(Wrap)),   // int -> int
+        (T::UInt64, T::Float64, NearestEven, None),       // int -> float
+        (T::Int64, T::Float32, TowardsZero, None),        // int -> float
+        (T::BFloat16, T::Int8, NearestEven, Some(Clamp)), // float -> int
+        (T::Float16, T::Float64, NearestEven, None),      // float widen
+        (T::Float64, T::Float8E8M0FNU, NearestEven, Some(Clamp)), // float narrow
+        (T::Float32, T::Float8E4M3FNUZ, NearestAway, Some(Clamp)), // float narrow
+    ]);
+    v
+}
 
 struct Options {
-    pairs: Vec<(DataType, DataType)>,
+    pairs: Option<Vec<(DataType, DataType)>>,
     roundings: Vec<Rounding>,
     oors: Vec<Option<OutOfRange>>,
+    map: bool,
+    hits: f64,
     n: usize,
     runs: usize,
     csv: bool,
@@ -53,20 +86,19 @@ struct Options {
 
 fn usage() -> &'static str {
     "usage: throughput [--pairs SRC:DST,...|all] [--rounding MODE,...|all] [--oor none,clamp,wrap|all]\n\
-     \x20                 [--n N|2^K] [--runs R] [--isa NAME] [--csv]\n\
-     defaults: a representative pair set, nearest-even and towards-zero, every valid out_of_range,\n\
-     n = 2^20, 7 runs (median), the tier dispatch picks"
+     \x20                 [--n N|2^K] [--runs R] [--isa NAME] [--map] [--hits PERCENT] [--csv]\n\
+     default: the hot set and one case of every kernel class; with --pairs, those pairs x\n\
+     --rounding (default nearest-even,towards-zero) x --oor (default all valid).\n\
+     --map adds scalar_map.encode [[NaN,0],[Infinity,0],[-Infinity,0]] (float sources);\n\
+     --hits P also makes P% of the input NaN (map hits). n = 2^20, 7 runs (median)."
 }
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
-        pairs: DEFAULT_PAIRS
-            .iter()
-            .map(|(a, b)| {
-                (DataType::from_name(a).unwrap_or(DataType::UInt8), DataType::from_name(b).unwrap_or(DataType::UInt8))
-            })
-            .collect(),
+        pairs: None,
         roundings: vec![Rounding::NearestEven, Rounding::TowardsZero],
+        map: false,
+        hits: 0.0,
         oors: vec![None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)],
         n: 1 << 20,
         runs: 7,
@@ -79,12 +111,12 @@ fn parse_args() -> Result<Options, String> {
         match a.as_str() {
             "--pairs" => {
                 let v = value()?;
-                o.pairs = if v == "all" {
+                o.pairs = Some(if v == "all" {
                     let all = cast_value_kernels::ALL_DATA_TYPES;
                     all.iter().flat_map(|&s| all.iter().map(move |&d| (s, d))).collect()
                 } else {
                     v.split(',').map(parse_pair).collect::<Result<_, _>>()?
-                };
+                });
             }
             "--rounding" => {
                 let v = value()?;
@@ -118,6 +150,11 @@ fn parse_args() -> Result<Options, String> {
                 o.tier = Some(Tier::from_name(&v).ok_or(format!("tier {v:?} is not available here"))?);
             }
             "--csv" => o.csv = true,
+            "--map" => o.map = true,
+            "--hits" => {
+                o.hits = value()?.parse().map_err(|e| format!("--hits: {e}"))?;
+                o.map = true;
+            }
             "-h" | "--help" => return Err(usage().into()),
             other => return Err(format!("unknown option {other:?}\n{}", usage())),
         }
@@ -162,6 +199,13 @@ fn make_input(plan: &CastPlan, n: usize, rng: &mut Rng) -> Vec<u64> {
     let back = CastConfig::new(src).with_out_of_range(Some(OutOfRange::Clamp));
     let back = CastPlan::new(&back, dst, None).ok();
     let enc = plan.encoder();
+    // In range without any out_of_range rule: the data the table measures has no hits.
+    let strict_cfg = CastConfig::new(dst).with_rounding(enc.rounding());
+    let strict = CastPlan::new(&strict_cfg, src, None).ok();
+    let in_range = |b: u64| match &strict {
+        Some(p) => scalar::cast_element(p.encoder(), b).is_ok(),
+        None => scalar::cast_element(enc, b).is_ok(),
+    };
     let mut out = Vec::with_capacity(n);
     let low_bits = src.bits().min(8) / 2;
     while out.len() < n {
@@ -169,7 +213,7 @@ fn make_input(plan: &CastPlan, n: usize, rng: &mut Rng) -> Vec<u64> {
         // A random plain source value first (what widening pairs see); when that does not
         // cast, a random target value brought back (what narrowing pairs see).
         let direct = rng.next() & src.format().mask();
-        if plain_value(src, direct) && scalar::cast_element(enc, direct).is_ok() {
+        if plain_value(src, direct) && in_range(direct) && scalar::cast_element(enc, direct).is_ok() {
             out.push(direct);
             continue;
         }
@@ -184,11 +228,11 @@ fn make_input(plan: &CastPlan, n: usize, rng: &mut Rng) -> Vec<u64> {
             };
             let noisy = s ^ (rng.next() & ((1u64 << low_bits) - 1));
             let rare = false; // specials are left out of the default data on purpose
-            if (rare || plain_value(src, noisy)) && scalar::cast_element(enc, noisy).is_ok() {
+            if (rare || plain_value(src, noisy)) && in_range(noisy) && scalar::cast_element(enc, noisy).is_ok() {
                 pick = Some(noisy);
                 break;
             }
-            if (rare || plain_value(src, s)) && scalar::cast_element(enc, s).is_ok() {
+            if (rare || plain_value(src, s)) && in_range(s) && scalar::cast_element(enc, s).is_ok() {
                 pick = Some(s);
                 break;
             }
@@ -267,13 +311,38 @@ fn main() -> ExitCode {
             "src -> dst", "rounding", "oor", "isa", "GB/s", "memcpy GB/s", "ratio"
         );
     }
-    for &(src, dst) in &o.pairs {
-        for &rounding in &o.roundings {
-            for &oor in &o.oors {
+    static MAP: [(FillValue, FillValue); 3] = [
+        (FillValue::NaN, FillValue::Int(0)),
+        (FillValue::Infinity, FillValue::Int(0)),
+        (FillValue::NegInfinity, FillValue::Int(0)),
+    ];
+    let cases = match &o.pairs {
+        None => default_cases(),
+        Some(pairs) => {
+            let mut v = Vec::new();
+            for &(s, d) in pairs {
+                for &r in &o.roundings {
+                    for &x in &o.oors {
+                        v.push((s, d, r, x));
+                    }
+                }
+            }
+            v
+        }
+    };
+    for (src, dst, rounding, oor) in cases {
+        {
+            {
                 if oor == Some(OutOfRange::Wrap) && dst.is_float() {
                     continue;
                 }
-                let config = CastConfig::new(dst).with_rounding(rounding).with_out_of_range(oor);
+                let mut config = CastConfig::new(dst).with_rounding(rounding).with_out_of_range(oor);
+                if o.map {
+                    if !src.is_float() {
+                        continue;
+                    }
+                    config = config.with_scalar_map(&MAP, &[]);
+                }
                 let Ok(mut plan) = CastPlan::new(&config, src, None) else { continue };
                 if let Some(t) = o.tier {
                     match plan.with_tier(t) {
@@ -281,9 +350,15 @@ fn main() -> ExitCode {
                         None => continue,
                     }
                 }
-                let bits = make_input(&plan, o.n, &mut rng);
+                let mut bits = make_input(&plan, o.n, &mut rng);
                 if bits.is_empty() {
                     continue;
+                }
+                if o.hits > 0.0 {
+                    // Every k-th element a NaN: a scalar_map hit.
+                    let k = ((100.0 / o.hits).round() as usize).max(1);
+                    let nan = src.format().canonical_nan();
+                    bits.iter_mut().step_by(k).for_each(|b| *b = nan);
                 }
                 let input = to_bytes(src, &bits);
                 let mut output = vec![0u8; o.n * dst.size()];

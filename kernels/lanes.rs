@@ -96,6 +96,7 @@ pub struct LaneParams {
     dst_has_sign: bool,
     dst_neg_zero: bool,
     dst_has_zero: bool,
+    dst_subnormals: bool,
     dst_max_mag: u64,
     dst_mask: u64,
     /// Integer targets: magnitude limits on each side, and the clamp results.
@@ -146,6 +147,7 @@ impl LaneParams {
             dst_has_sign: d.has_sign,
             dst_neg_zero: d.has_negative_zero(),
             dst_has_zero: d.subnormals || d.kind != Kind::Float,
+            dst_subnormals: d.subnormals,
             dst_max_mag: d.max_bits() & !d.sign_mask(),
             dst_mask: d.mask(),
             lim_pos,
@@ -208,21 +210,29 @@ pub fn float_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     } else {
         (mag << (p.dst_man - ms)).wrapping_add(delta)
     };
-    // In range and normal: the biased target exponent before rounding was at least 1 (as a
-    // signed quantity), and the rounded pattern does not pass the largest finite one.
+    // Normal result: the biased target exponent before rounding was at least 1 (as a signed
+    // quantity), and the rounded pattern does not pass the largest finite one.
     let unrounded_field = ((mag >> ms) as i64) + (p.dst_bias - p.src_bias);
     let normal = (unrounded_field >= 1) & (comb <= p.dst_max_mag);
+    // Subnormal (or zero) result: the significand, hidden bit included, shifted down onto
+    // the target's subnormal grid: right by (ms - mt) + (1 - field), rounded once. A carry
+    // into bit mt gives the smallest normal, which is the right encoding too.
+    let sig = (mag & ((1u64 << ms) - 1)) | (1u64 << ms);
+    let r = (ms as i64 - p.dst_man as i64) + (1 - unrounded_field);
+    let rs = r.clamp(0, 63) as u32; // sig < 2^53: beyond 53 the split is exact anyway
+    let ls = (-r).clamp(0, 63) as u32;
+    let shifted = sig << ls;
+    let sub = shifted >> rs;
+    let srem = shifted & ((1u64 << rs) - 1);
+    let shalf = (1u64 << rs) >> 1;
+    let sub = sub + increment::<M>(neg, sub, srem, shalf);
+    let subnormal = (unrounded_field < 1) & p.dst_subnormals;
     let zero = mag == 0;
     let sign_bit = if p.dst_has_sign { (neg as u64) << (p.dst_bits - 1) } else { 0 };
-    let out = if zero {
-        if neg & p.dst_neg_zero {
-            sign_bit
-        } else {
-            0
-        }
-    } else {
-        sign_bit | comb
-    };
+    let neg_zero_bit = if neg & p.dst_neg_zero { sign_bit } else { 0 };
+    let mag_out = if subnormal { sub } else { comb };
+    let out = if zero | (subnormal & (sub == 0)) { neg_zero_bit } else { sign_bit | mag_out };
+    let normal = normal | subnormal;
     let key = if zero { 0 } else { x };
     let bad =
         special_src | (!zero & !normal) | (zero & !p.dst_has_zero) | (neg & !zero & !p.dst_has_sign) | is_key(p, key);
@@ -243,7 +253,8 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
     let mant = if field == 0 { man } else { man | (1u64 << ms) };
     // value = mant * 2^e
     let e = (field.max(1) as i64) - p.src_bias - ms as i64;
-    // Left shifts: exact while the result keeps below 2^63 (mant < 2^(ms+1)).
+    // Left shifts: exact while the result keeps below 2^63 (mant < 2^(ms+1)); beyond, the
+    // low 64 bits are still exact modulo 2^64 (what wrap needs), and 0 from 2^64 up.
     let left = e >= 0;
     let lsh = (e.clamp(0, 63)) as u32;
     let huge = left & (e > 62 - ms as i64);
@@ -253,7 +264,8 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
     let n_right = mant >> rsh;
     let rem = mant & ((1u64 << rsh) - 1);
     let half = (1u64 << rsh) >> 1;
-    let n = if left { mant << lsh } else { n_right + increment::<M>(neg, n_right, rem, half) };
+    let n_left = if e >= 64 { 0 } else { mant << lsh };
+    let n = if left { n_left } else { n_right + increment::<M>(neg, n_right, rem, half) };
     let limit = if neg { p.lim_neg } else { p.lim_pos };
     let in_range = !huge & (n <= limit);
     let wrapped = (if neg { n.wrapping_neg() } else { n }) & p.dst_mask;
@@ -272,9 +284,13 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
         },
     );
     let key = if mag == 0 { 0 } else { x };
-    // `huge` lanes (|x| >= 2^63) go cold in every mode: uint64 and int64's minimum still
-    // hold some of them.
-    let bad = (field == all_ones) | huge | ((R == range::ERROR) & !in_range) | is_key(p, key);
+    // `huge` lanes (|x| >= 2^63) are out of range for every target narrower than 64 bits;
+    // uint64 holds [2^63, 2^64), so with clamp they go cold there (int64 clamps them right:
+    // above to the max, and -2^63 is its min either way).
+    let bad = (field == all_ones)
+        | ((R == range::ERROR) & !in_range)
+        | ((R == range::CLAMP) & huge & (p.lim_pos == u64::MAX))
+        | is_key(p, key);
     (out, bad)
 }
 
@@ -398,15 +414,55 @@ pub fn cold(dir: &Direction, src: &[u8], dst: &mut [u8], offset: usize) -> Resul
     })
 }
 
+/// A lane program as a type, so that it is inlined into each tier's entry function (a
+/// function pointer or `Fn` argument is not reliably inlined across target features).
+pub trait LaneOp {
+    /// Convert one lane: (result bits, needs the cold path).
+    fn run(p: &LaneParams, x: u64) -> (u64, bool);
+}
+
+/// float -> float with rounding mode `M`.
+pub struct FloatToFloatOp<const M: u8>;
+/// float -> int with rounding mode `M` and range rule `R`.
+pub struct FloatToIntOp<const M: u8, const R: u8>;
+/// int -> int with range rule `R`.
+pub struct IntToIntOp<const R: u8>;
+/// int -> float with rounding mode `M`.
+pub struct IntToFloatOp<const M: u8>;
+
+impl<const M: u8> LaneOp for FloatToFloatOp<M> {
+    #[inline(always)]
+    fn run(p: &LaneParams, x: u64) -> (u64, bool) {
+        float_to_float::<M>(p, x)
+    }
+}
+impl<const M: u8, const R: u8> LaneOp for FloatToIntOp<M, R> {
+    #[inline(always)]
+    fn run(p: &LaneParams, x: u64) -> (u64, bool) {
+        float_to_int::<M, R>(p, x)
+    }
+}
+impl<const R: u8> LaneOp for IntToIntOp<R> {
+    #[inline(always)]
+    fn run(p: &LaneParams, x: u64) -> (u64, bool) {
+        int_to_int::<R>(p, x)
+    }
+}
+impl<const M: u8> LaneOp for IntToFloatOp<M> {
+    #[inline(always)]
+    fn run(p: &LaneParams, x: u64) -> (u64, bool) {
+        int_to_float::<M>(p, x)
+    }
+}
+
 /// Run a lane program over whole buffers: `LANES` elements at a time, cold chunks and the
 /// tail through the scalar reference.
 #[inline(always)]
-pub fn drive<const S: usize, const D: usize>(
+pub fn drive<const S: usize, const D: usize, O: LaneOp>(
     dir: &Direction,
     p: &LaneParams,
     src: &[u8],
     dst: &mut [u8],
-    lane: impl Fn(&LaneParams, u64) -> (u64, bool),
 ) -> Result<(), ElementError> {
     let mut s_chunks = src.chunks_exact(S * LANES);
     let mut d_chunks = dst.chunks_exact_mut(D * LANES);
@@ -421,7 +477,7 @@ pub fn drive<const S: usize, const D: usize>(
         let mut y = [0u64; LANES];
         let mut flags = [false; LANES];
         for ((yl, fl), &xl) in y.iter_mut().zip(flags.iter_mut()).zip(x.iter()) {
-            let (v, b) = lane(p, xl);
+            let (v, b) = O::run(p, xl);
             *yl = v;
             *fl = b;
         }

@@ -22,7 +22,10 @@ pub mod tiers;
 pub mod x86_64_avx2;
 
 /// The target triple this crate was built for (tests and tools print it with the tier).
-pub const BUILD_TARGET: &str = env!("CAST_VALUE_TARGET");
+pub const BUILD_TARGET: &str = match option_env!("CAST_VALUE_TARGET") {
+    Some(t) => t,
+    None => "unknown",
+};
 
 /// A buffer kernel: casts every element of `src` into `dst` for one direction of a plan.
 /// Buffer lengths are already checked.

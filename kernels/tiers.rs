@@ -19,7 +19,7 @@ macro_rules! lane_tier {
             src: &[u8],
             dst: &mut [u8],
         ) -> Result<(), ElementError> {
-            lanes::drive::<S, D>(dir, p, src, dst, lanes::float_to_float::<M>)
+            lanes::drive::<S, D, lanes::FloatToFloatOp<M>>(dir, p, src, dst)
         }
 
         $(#[$attr])*
@@ -29,7 +29,7 @@ macro_rules! lane_tier {
             src: &[u8],
             dst: &mut [u8],
         ) -> Result<(), ElementError> {
-            lanes::drive::<S, D>(dir, p, src, dst, lanes::float_to_int::<M, R>)
+            lanes::drive::<S, D, lanes::FloatToIntOp<M, R>>(dir, p, src, dst)
         }
 
         $(#[$attr])*
@@ -39,7 +39,7 @@ macro_rules! lane_tier {
             src: &[u8],
             dst: &mut [u8],
         ) -> Result<(), ElementError> {
-            lanes::drive::<S, D>(dir, p, src, dst, lanes::int_to_int::<R>)
+            lanes::drive::<S, D, lanes::IntToIntOp<R>>(dir, p, src, dst)
         }
 
         $(#[$attr])*
@@ -49,7 +49,7 @@ macro_rules! lane_tier {
             src: &[u8],
             dst: &mut [u8],
         ) -> Result<(), ElementError> {
-            lanes::drive::<S, D>(dir, p, src, dst, lanes::int_to_float::<M>)
+            lanes::drive::<S, D, lanes::IntToFloatOp<M>>(dir, p, src, dst)
         }
 
         $(#[$attr])*
