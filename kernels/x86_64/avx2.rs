@@ -87,9 +87,31 @@ macro_rules! entry {
     };
 }
 
-/// Bits of `dir.out_of_range == clamp`.
+/// Whether `dir.out_of_range` is clamp.
 fn clamps(dir: &Direction) -> bool {
     dir.out_of_range == Some(OutOfRange::Clamp)
+}
+
+/// Run `step` over chunks of `N` elements (`ss` / `ds` bytes each); a chunk for which it
+/// returns true (a flagged lane), and the tail, are redone by the scalar reference.
+#[inline(always)]
+fn chunked<const N: usize>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+    (ss, ds): (usize, usize),
+    mut step: impl FnMut(&[u8], &mut [u8]) -> bool,
+) -> Result<(), ElementError> {
+    let mut done = 0;
+    let mut sc = src.chunks_exact(ss * N);
+    let mut dc = dst.chunks_exact_mut(ds * N);
+    for (s, d) in (&mut sc).zip(&mut dc) {
+        if step(s, d) {
+            lanes::cold(dir, s, d, done)?;
+        }
+        done += N;
+    }
+    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
 entry!(f64_to_f32_ne, f64_to_f32_ne_body);
@@ -101,13 +123,10 @@ fn f64_to_f32_ne_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(),
     let inf64 = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
     let inf32 = _mm_castsi128_ps(_mm_set1_epi32(0x7f80_0000));
     let abs32 = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
-    let mut done = 0;
-    let mut sc = src.chunks_exact(8 * N);
-    let mut dc = dst.chunks_exact_mut(4 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (8, 4), |s, d| {
         // SAFETY: `s` holds 64 bytes and `d` 32 (chunks_exact); the loads and stores are
         // unaligned and stay inside them.
-        let bad = unsafe {
+        unsafe {
             let a = _mm256_loadu_pd(s.as_ptr().cast());
             let b = _mm256_loadu_pd(s.as_ptr().add(32).cast());
             let ra = _mm256_cvtpd_ps(a);
@@ -122,25 +141,17 @@ fn f64_to_f32_ne_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(),
             let special = _mm256_movemask_pd(sa) | _mm256_movemask_pd(sb);
             let over = if clamp { 0 } else { _mm_movemask_ps(oa) | _mm_movemask_ps(ob) };
             (special | over) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 entry!(f32_to_f64, f32_to_f64_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
-    let mut done = 0;
-    let mut sc = src.chunks_exact(4 * N);
-    let mut dc = dst.chunks_exact_mut(8 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (4, 8), |s, d| {
         // SAFETY: `s` holds 32 bytes and `d` 64 (chunks_exact); unaligned loads and stores.
-        let bad = unsafe {
+        unsafe {
             let x = _mm256_loadu_ps(s.as_ptr().cast());
             let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
             let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x));
@@ -151,13 +162,8 @@ fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
             let e = _mm256_set1_epi32(0x7f80_0000);
             let xi = _mm256_castps_si256(x);
             _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(xi, e), e)) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 entry!(f32_to_f16<const MODE: i32>, f32_to_f16_body);
@@ -167,37 +173,26 @@ fn f32_to_f16_body<const MODE: i32>(dir: &Direction, src: &[u8], dst: &mut [u8])
     // |x| >= 65504 (the float16 maximum): the range rule decides, cold. NaN/Inf too.
     let limit = _mm256_set1_epi32(0x477f_e000);
     let abs = _mm256_set1_epi32(i32::MAX);
-    let mut done = 0;
-    let mut sc = src.chunks_exact(4 * N);
-    let mut dc = dst.chunks_exact_mut(2 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (4, 2), |s, d| {
         // SAFETY: `s` holds 32 bytes and `d` 16 (chunks_exact); unaligned loads and stores.
-        let bad = unsafe {
+        unsafe {
             let x = _mm256_loadu_ps(s.as_ptr().cast());
             let h = _mm256_cvtps_ph::<MODE>(x);
             _mm_storeu_si128(d.as_mut_ptr().cast(), h);
             let a = _mm256_and_si256(_mm256_castps_si256(x), abs);
             let big = _mm256_cmpgt_epi32(a, _mm256_sub_epi32(limit, _mm256_set1_epi32(1)));
             _mm256_movemask_epi8(big) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 entry!(f16_to_f32, f16_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
-    let mut done = 0;
-    let mut sc = src.chunks_exact(2 * N);
-    let mut dc = dst.chunks_exact_mut(4 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (2, 4), |s, d| {
         // SAFETY: `s` holds 16 bytes and `d` 32 (chunks_exact); unaligned loads and stores.
-        let bad = unsafe {
+        unsafe {
             let h = _mm_loadu_si128(s.as_ptr().cast());
             let x = _mm256_cvtph_ps(h);
             _mm256_storeu_ps(d.as_mut_ptr().cast(), x);
@@ -205,13 +200,8 @@ fn f16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
             let e = _mm256_set1_epi32(0x7f80_0000);
             let xi = _mm256_castps_si256(x);
             _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(xi, e), e)) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 entry!(bf16_to_f32, bf16_to_f32_body);
@@ -219,24 +209,16 @@ entry!(bf16_to_f32, bf16_to_f32_body);
 fn bf16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
     let exp = _mm256_set1_epi32(0x7f80_0000);
-    let mut done = 0;
-    let mut sc = src.chunks_exact(2 * N);
-    let mut dc = dst.chunks_exact_mut(4 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (2, 4), |s, d| {
         // SAFETY: `s` holds 16 bytes and `d` 32 (chunks_exact); unaligned loads and stores.
-        let bad = unsafe {
+        unsafe {
             let h = _mm_loadu_si128(s.as_ptr().cast());
             let x = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h));
             _mm256_storeu_si256(d.as_mut_ptr().cast(), x);
             // Exponent all ones: Inf or NaN, cold (NaN must become canonical).
             _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(x, exp), exp)) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 entry!(f32_to_bf16<const M: u8>, f32_to_bf16_body);
@@ -249,12 +231,9 @@ fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
     let one = _mm256_set1_epi32(1);
     let half = _mm256_set1_epi32(0x8000);
     let zero = _mm256_setzero_si256();
-    let mut done = 0;
-    let mut sc = src.chunks_exact(4 * N);
-    let mut dc = dst.chunks_exact_mut(2 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (4, 2), |s, d| {
         // SAFETY: `s` holds 32 bytes and `d` 16 (chunks_exact); unaligned loads and stores.
-        let bad = unsafe {
+        unsafe {
             let x = _mm256_loadu_si256(s.as_ptr().cast());
             let a = _mm256_and_si256(x, abs);
             let rem = _mm256_and_si256(x, low);
@@ -285,13 +264,8 @@ fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
             let special = _mm256_cmpeq_epi32(_mm256_and_si256(x, exp), exp);
             let over = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(0x7f80));
             _mm256_movemask_epi8(_mm256_or_si256(special, over)) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 // Narrowing int32/int16 -> int8/uint8/int16/uint16 with any range rule: a wide lane value
@@ -310,9 +284,6 @@ fn int_narrow_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
     let rule = dir.out_of_range;
     let ss = from.size();
     let ds = to.size();
-    let mut done = 0;
-    let mut sc = src.chunks_exact(ss * N);
-    let mut dc = dst.chunks_exact_mut(ds * N);
     // Byte shuffles that keep the low 1 or 2 bytes of each 32-bit lane.
     let take8 = _mm256_setr_epi8(
         0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1,
@@ -322,10 +293,10 @@ fn int_narrow_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
         0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1,
         -1,
     );
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
         // SAFETY: `s` holds 8 source elements and `d` 8 target elements (chunks_exact);
         // loads and stores are unaligned and stay inside them.
-        let bad = unsafe {
+        unsafe {
             let x = if ss == 4 {
                 _mm256_loadu_si256(s.as_ptr().cast())
             } else {
@@ -348,13 +319,8 @@ fn int_narrow_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
                 _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
             }
             rule.is_none() && _mm256_movemask_epi8(outside) != 0
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 // float32/float64 -> int8/uint8/int16/uint16/int32: round with `vround` in the requested
@@ -377,13 +343,10 @@ fn float_to_int_body<const MODE: i32>(dir: &Direction, src: &[u8], dst: &mut [u8
     let ds = to.size();
     let take8 = _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     let take16 = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
-    let mut done = 0;
-    let mut sc = src.chunks_exact(ss * N);
-    let mut dc = dst.chunks_exact_mut(ds * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
         // SAFETY: `s` holds 8 source elements and `d` 8 target elements (chunks_exact);
         // loads and stores are unaligned and stay inside them.
-        let bad = unsafe {
+        unsafe {
             let (a, b) = if ss == 4 {
                 let x = _mm256_loadu_ps(s.as_ptr().cast());
                 (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
@@ -431,13 +394,8 @@ fn float_to_int_body<const MODE: i32>(dir: &Direction, src: &[u8], dst: &mut [u8
                 }
             }
             cold_needed
-        };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
         }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    })
 }
 
 // Sources of 8 bits or less to 32-bit targets: 8 lanes per gather from the table.
@@ -447,10 +405,7 @@ fn lut_gather32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), 
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
     let (values, fails) = (lut.values(), lut.fails());
     const N: usize = 8;
-    let mut done = 0;
-    let mut sc = src.chunks_exact(N);
-    let mut dc = dst.chunks_exact_mut(4 * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
+    chunked::<N>(dir, src, dst, (1, 4), |s, d| {
         let bad =
             lut.any_fail() && s.iter().fold(false, |acc, &b| acc | fails.get(b as usize).copied().unwrap_or(true));
         // SAFETY: `s` holds 8 bytes and `d` 32 (chunks_exact). The gather reads the low 4
@@ -460,10 +415,6 @@ fn lut_gather32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), 
             let v = _mm256_i32gather_epi32::<8>(values.as_ptr().cast(), idx);
             _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
         }
-        if bad {
-            lanes::cold(dir, s, d, done)?;
-        }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+        bad
+    })
 }
