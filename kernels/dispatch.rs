@@ -24,7 +24,7 @@ pub fn has_avx2() -> bool {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 #[allow(unused_unsafe)] // `__cpuid` became a safe fn after the MSRV; keep both compiling
 fn detect_avx2() -> bool {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
@@ -56,14 +56,16 @@ fn detect_avx2() -> bool {
 ///
 /// # Safety
 /// CPUID must report OSXSAVE.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "xsave")]
 unsafe fn xgetbv0() -> u64 {
     // SAFETY: the caller checked OSXSAVE, which is what XGETBV needs.
     unsafe { core::arch::x86_64::_xgetbv(0) }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// Without x86_64, or under miri (which runs neither CPUID nor AVX2 code): no AVX2, so
+/// miri checks the scalar and portable paths.
+#[cfg(any(not(target_arch = "x86_64"), miri))]
 fn detect_avx2() -> bool {
     false
 }
