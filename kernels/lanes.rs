@@ -10,7 +10,7 @@
 //! generic or a plan-time parameter, never a branch in the loop.
 
 use crate::config::{OutOfRange, Rounding};
-use crate::dtype::{DataType, Format, Kind};
+use crate::dtype::{Format, Kind};
 use crate::error::ElementError;
 use crate::kernels::scalar;
 use crate::plan::Direction;
@@ -158,11 +158,6 @@ impl LaneParams {
             keys,
             nkeys: entries.len(),
         })
-    }
-
-    /// True when the direction has scalar_map keys to check.
-    pub fn has_keys(&self) -> bool {
-        self.nkeys > 0
     }
 }
 
@@ -571,9 +566,4 @@ pub fn drive_lut<const D: usize>(dir: &Direction, lut: &Lut, src: &[u8], dst: &m
         done += sc.len();
     }
     Ok(())
-}
-
-/// The data types whose pairs get a lane program (for tests and the coverage table).
-pub fn lane_source(t: DataType) -> bool {
-    t.bits() >= 16
 }
