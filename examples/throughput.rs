@@ -264,14 +264,9 @@ fn plain_value(t: DataType, bits: u64) -> bool {
 }
 
 fn to_bytes(t: DataType, bits: &[u64]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(bits.len() * t.size());
-    for &b in bits {
-        match t.size() {
-            1 => v.push(b as u8),
-            2 => v.extend_from_slice(&(b as u16).to_ne_bytes()),
-            4 => v.extend_from_slice(&(b as u32).to_ne_bytes()),
-            _ => v.extend_from_slice(&b.to_ne_bytes()),
-        }
+    let mut v = vec![0u8; bits.len() * t.size()];
+    for (&b, c) in bits.iter().zip(v.chunks_exact_mut(t.size())) {
+        scalar::write_bits(t.format(), b, c);
     }
     v
 }

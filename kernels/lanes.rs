@@ -10,7 +10,7 @@
 //! generic or a plan-time parameter, never a branch in the loop.
 
 use crate::config::{OutOfRange, Rounding};
-use crate::dtype::{Format, Kind};
+use crate::dtype::{Format, KernelClass, Kind};
 use crate::error::ElementError;
 use crate::kernels::scalar;
 use crate::plan::Direction;
@@ -119,11 +119,15 @@ impl LaneParams {
         if s.bits < 16 || dir.map.entries().len() > MAX_LANE_KEYS {
             return None;
         }
-        let class = match (s.kind, d.kind) {
-            (Kind::Float, Kind::Float) => LaneClass::FloatToFloat,
-            (Kind::Float, _) => LaneClass::FloatToInt,
-            (_, Kind::Float) => LaneClass::IntToFloat,
-            _ => LaneClass::IntToInt,
+        // The pair's class comes from the generated 26x26 matrix (build.rs).
+        let class = match dir.from.kernel_class(dir.to) {
+            KernelClass::SmallSource => return None,
+            KernelClass::IntToInt => LaneClass::IntToInt,
+            KernelClass::IntToFloat => LaneClass::IntToFloat,
+            KernelClass::FloatToInt => LaneClass::FloatToInt,
+            KernelClass::FloatWiden | KernelClass::FloatNarrow => LaneClass::FloatToFloat,
+            KernelClass::Identity if s.kind == Kind::Float => LaneClass::FloatToFloat,
+            KernelClass::Identity => LaneClass::IntToInt,
         };
         let mut keys = [0u64; MAX_LANE_KEYS];
         let entries = dir.map.entries();

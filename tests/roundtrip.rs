@@ -6,7 +6,7 @@
 
 mod model;
 
-use cast_value_kernels::kernels::Tier;
+use cast_value_kernels::kernels::{scalar, Tier};
 use cast_value_kernels::{CastConfig, CastPlan, DataType, OutOfRange, Rounding, ALL_DATA_TYPES};
 use proptest::prelude::*;
 
@@ -20,35 +20,15 @@ fn step(bits: u32) -> usize {
 }
 
 fn to_bytes(t: DataType, bits: &[u64]) -> Vec<u8> {
-    let mut v = Vec::new();
-    for &b in bits {
-        match t.size() {
-            1 => v.push(b as u8),
-            2 => v.extend_from_slice(&(b as u16).to_ne_bytes()),
-            4 => v.extend_from_slice(&(b as u32).to_ne_bytes()),
-            _ => v.extend_from_slice(&b.to_ne_bytes()),
-        }
+    let mut v = vec![0u8; bits.len() * t.size()];
+    for (&b, c) in bits.iter().zip(v.chunks_exact_mut(t.size())) {
+        scalar::write_bits(t.format(), b, c);
     }
     v
 }
 
 fn from_bytes(t: DataType, bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks_exact(t.size())
-        .map(|c| {
-            let mut b = [0u8; 8];
-            let v = match c.len() {
-                1 => c[0] as u64,
-                2 => u16::from_ne_bytes([c[0], c[1]]) as u64,
-                4 => u32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as u64,
-                _ => {
-                    b.copy_from_slice(c);
-                    u64::from_ne_bytes(b)
-                }
-            };
-            v & t.format().mask()
-        })
-        .collect()
+    bytes.chunks_exact(t.size()).map(|c| scalar::read_bits(t.format(), c)).collect()
 }
 
 /// The patterns of `src` whose value `dst` holds exactly.
