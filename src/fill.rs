@@ -67,10 +67,7 @@ fn integer_bits(data_type: DataType, value: &FillValue<'_>) -> Result<u64, FillV
         FillValue::Hex(_) => return Err(FillValueError::HexForInteger),
     };
     let f = data_type.format();
-    let (min, max) = match f.kind {
-        Kind::Signed => (-(1i128 << (f.bits - 1)), (1i128 << (f.bits - 1)) - 1),
-        _ => (0, (1i128 << f.bits) - 1),
-    };
+    let (min, max) = f.int_bounds();
     if v < min || v > max {
         return Err(FillValueError::IntegerOutOfRange);
     }

@@ -219,6 +219,15 @@ impl Format {
         }
     }
 
+    /// The smallest and largest value of an integer format (`(0, 0)` for floats).
+    pub const fn int_bounds(&self) -> (i128, i128) {
+        match self.kind {
+            Kind::Signed => (-(1i128 << (self.bits - 1)), (1i128 << (self.bits - 1)) - 1),
+            Kind::Unsigned => (0, (1i128 << self.bits) - 1),
+            Kind::Float => (0, 0),
+        }
+    }
+
     /// True for the twelve integer types.
     pub const fn is_integer(&self) -> bool {
         !matches!(self.kind, Kind::Float)

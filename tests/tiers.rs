@@ -3,7 +3,7 @@
 //! lane width at every byte offset; a special value at every lane position; the same error
 //! index as the scalar path.
 
-use cast_value_kernels::kernels::lanes::LANES;
+use cast_value_kernels::kernels::lanes::{LANES, MAX_STEP};
 use cast_value_kernels::kernels::{scalar, Tier};
 use cast_value_kernels::{CastConfig, CastError, CastPlan, DataType, FillValue, OutOfRange, Rounding, ALL_DATA_TYPES};
 
@@ -70,7 +70,7 @@ fn every_pattern_of_small_sources_on_every_tier() {
                         } else {
                             // Then element by element over lane-sized windows that succeed.
                             let ss = src.size();
-                            for (w, chunk) in input.chunks(LANES * ss).enumerate() {
+                            for (w, chunk) in input.chunks(MAX_STEP * ss).enumerate() {
                                 let mut x = vec![0u8; chunk.len() / ss * dst.size()];
                                 let mut y = x.clone();
                                 let rx = tp.encode(chunk, &mut x);
@@ -97,12 +97,17 @@ fn lengths_and_offsets_around_the_lane_width() {
         (DataType::UInt16, DataType::Float32, None),
         (DataType::Float8E4M3, DataType::Float32, None),
         (DataType::Int4, DataType::Float64, None),
+        (DataType::Float32, DataType::Float8E5M2, None),
+        (DataType::BFloat16, DataType::Int16, Some(OutOfRange::Clamp)),
+        (DataType::Float64, DataType::Float16, None),
+        (DataType::Float16, DataType::Float16, None),
+        (DataType::Float16, DataType::Float64, None),
     ];
     let backing: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 & 0x3f).collect();
     for (src, dst, oor) in cases {
         let plan = CastPlan::new(&CastConfig::new(dst).with_out_of_range(oor), src, None).unwrap();
         for tier in vector_tiers() {
-            for n in 0..=4 * LANES + 3 {
+            for n in 0..=2 * MAX_STEP + 3 {
                 for off in 0..8 {
                     let input = &backing[off..off + n * src.size()];
                     same_as_scalar(&plan, tier, input, &format!("n={n} off={off}"));
@@ -124,20 +129,43 @@ fn lengths_and_offsets_around_the_lane_width() {
 
 #[test]
 fn a_special_value_at_every_lane_position() {
-    // NaN, Inf, out of range and a map key, placed at each position of a few chunks of
-    // ordinary values: results (or the first error's index) must match scalar.
+    // NaN, Inf, out of range, a subnormal and a map key, placed at each position of a few
+    // steps of ordinary values: results (or the first error's index) must match scalar. A
+    // numeric key keeps a pair on the generic lane bodies; a NaN key leaves the hand-written
+    // kernels in charge (they send NaN lanes cold).
     static MAP: [(FillValue, FillValue); 1] = [(FillValue::Number("2.5"), FillValue::Int(99))];
-    let specials = [f32::NAN, f32::INFINITY, -1e30, 2.5, 300.0, -0.0];
-    for oor in [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)] {
-        let cfg = CastConfig::new(DataType::UInt8).with_out_of_range(oor).with_scalar_map(&MAP, &[]);
-        let plan = CastPlan::new(&cfg, DataType::Float32, None).unwrap();
-        for tier in vector_tiers() {
-            for &sp in &specials {
-                for pos in 0..3 * LANES {
-                    let mut vals: Vec<f32> = (0..3 * LANES).map(|i| (i * 7 % 200) as f32 + 0.25).collect();
-                    vals[pos] = sp;
-                    let input: Vec<u8> = vals.iter().flat_map(|v| v.to_ne_bytes()).collect();
-                    same_as_scalar(&plan, tier, &input, &format!("special {sp} at {pos} {oor:?}"));
+    static NAN_MAP: [(FillValue, FillValue); 1] = [(FillValue::NaN, FillValue::Int(7))];
+    let specials = [f32::NAN, f32::INFINITY, -1e30, 2.5, 300.0, -0.0, 1e-40, -0.4];
+    let n = 2 * MAX_STEP + 3;
+    for src in [DataType::Float32, DataType::Float64] {
+        for dst in [DataType::UInt8, DataType::Int32, DataType::Float8E4M3, DataType::Float16] {
+            let mut oors = vec![None, Some(OutOfRange::Clamp)];
+            if dst.is_integer() {
+                oors.push(Some(OutOfRange::Wrap));
+            }
+            for oor in oors {
+                for map in [&MAP[..], &NAN_MAP[..], &[]] {
+                    let cfg = CastConfig::new(dst).with_out_of_range(oor).with_scalar_map(map, &[]);
+                    let Ok(plan) = CastPlan::new(&cfg, src, None) else { continue };
+                    for tier in vector_tiers() {
+                        for &sp in &specials {
+                            for pos in 0..n {
+                                let mut vals: Vec<f32> = (0..n).map(|i| (i * 7 % 200) as f32 + 0.25).collect();
+                                vals[pos] = sp;
+                                let input: Vec<u8> = if src == DataType::Float32 {
+                                    vals.iter().flat_map(|v| v.to_ne_bytes()).collect()
+                                } else {
+                                    vals.iter().flat_map(|&v| (v as f64).to_ne_bytes()).collect()
+                                };
+                                same_as_scalar(
+                                    &plan,
+                                    tier,
+                                    &input,
+                                    &format!("{src}->{dst} special {sp} at {pos} {oor:?} map {}", map.len()),
+                                );
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -149,7 +177,7 @@ fn every_tier_reports_the_scalar_error_index() {
     for tier in vector_tiers() {
         let plan =
             CastPlan::new(&CastConfig::new(DataType::Int8), DataType::Float64, None).unwrap().with_tier(tier).unwrap();
-        for bad_at in [0, 1, LANES - 1, LANES, 5 * LANES + 3, 100] {
+        for bad_at in [0, 1, LANES - 1, LANES, MAX_STEP - 1, MAX_STEP, 2 * MAX_STEP + 3, 100] {
             let mut vals = vec![1.0f64; 101];
             vals[bad_at] = 1000.0;
             vals[100] = f64::NAN;
@@ -239,6 +267,13 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
         (T::Int32, T::Int8, &f32_bits),
         (T::Int32, T::UInt8, &f32_bits),
         (T::Int32, T::Int16, &f32_bits),
+        (T::Float32, T::Float8E4M3, &f32_bits),
+        (T::Float32, T::Float8E5M2, &f32_bits),
+        (T::Float32, T::Float4E2M1FN, &f32_bits),
+        (T::Float32, T::Float32, &f32_bits),
+        (T::Float64, T::Float16, &f64_bits),
+        (T::Float64, T::BFloat16, &f64_bits),
+        (T::Float64, T::Float8E4M3FNUZ, &f64_bits),
     ];
     for (src, dst, bits) in cases {
         let input = to_bytes(src, bits);
@@ -253,8 +288,8 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
                 for tier in vector_tiers() {
                     let tp = plan.clone().with_tier(tier).unwrap();
                     let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
-                    let w = LANES * src.size();
-                    let mut a = vec![0u8; LANES * dst.size()];
+                    let w = MAX_STEP * src.size();
+                    let mut a = vec![0u8; MAX_STEP * dst.size()];
                     let mut b = a.clone();
                     for (k, chunk) in input.chunks(w).enumerate() {
                         let n = chunk.len() / src.size() * dst.size();

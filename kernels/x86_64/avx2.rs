@@ -1,22 +1,61 @@
-//! Hand-written AVX2 (+F16C) kernels for the hot set. Each one converts a chunk with the
-//! instructions whose rounding is exactly the requested one (hardware conversions round
-//! nearest-even in the default MXCSR state, which Rust never changes; `vroundps` and F16C
-//! take the mode as an immediate), flags every lane they do not cover exactly, and hands a
-//! flagged chunk to the scalar reference. Pairs and modes without a kernel here use the
-//! generic lane bodies compiled for AVX2 (`tiers::avx2`).
+//! Hand-written AVX2 (+F16C) kernels. Each one converts a chunk with instructions whose
+//! rounding is exactly the requested one (hardware conversions round nearest-even in the
+//! default MXCSR state, which Rust never changes; `vroundps`/`vroundpd` and F16C take the mode
+//! as an immediate; nearest-away is built from truncation and an exact fraction test), flags
+//! every lane it does not cover exactly, and hands a flagged chunk to the scalar reference.
+//! Pairs without a kernel here use the generic lane bodies compiled for AVX2
+//! (`tiers::avx2`).
+//!
+//! Float narrowing to any format with subnormals works in the float domain: a finite `x`
+//! with exponent `e` (at least the target's minimum normal exponent) is scaled by `2^(m-e)`
+//! (exact: a power of two, no overflow or loss), rounded to an integer `r` once with the
+//! requested mode, and encoded as `((e + bias - 1) << m) + r`, which is right for normal and
+//! subnormal results alike (a carry into `2^(m+1)` bumps the exponent field).
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs.
 
-use crate::config::{OutOfRange, Rounding};
-use crate::dtype::{DataType, Decoded, Kind};
+use crate::config::OutOfRange;
+use crate::dtype::{DataType, Decoded, Format, Kind};
 use crate::error::ElementError;
-use crate::kernels::lanes::{self, mode, range, range_code};
+use crate::kernels::lanes::{self, mode, mode_code, range, range_code};
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
 
-/// A specialised kernel for the direction, if the hot set has one. Only called after
-/// run-time detection reported AVX2, FMA and F16C.
+/// Source codes of the float-domain kernels (which load converts eight lanes to f32).
+mod src {
+    /// float32
+    pub const F32: u8 = 0;
+    /// float16 (F16C widening, exact)
+    pub const F16: u8 = 1;
+    /// bfloat16 (shift into the top half, exact)
+    pub const BF16: u8 = 2;
+}
+
+/// Call `$pick::<[$pre,] M>($args)` with `M` the const generic of the rounding code `$m`.
+macro_rules! by_mode {
+    ($m:expr, $pick:ident[$pre:expr], $($arg:expr),*) => {
+        match $m {
+            mode::NE => $pick::<{ $pre }, { mode::NE }>($($arg),*),
+            mode::TZ => $pick::<{ $pre }, { mode::TZ }>($($arg),*),
+            mode::TP => $pick::<{ $pre }, { mode::TP }>($($arg),*),
+            mode::TN => $pick::<{ $pre }, { mode::TN }>($($arg),*),
+            _ => $pick::<{ $pre }, { mode::NA }>($($arg),*),
+        }
+    };
+    ($m:expr, $pick:ident, $($arg:expr),*) => {
+        match $m {
+            mode::NE => $pick::<{ mode::NE }>($($arg),*),
+            mode::TZ => $pick::<{ mode::TZ }>($($arg),*),
+            mode::TP => $pick::<{ mode::TP }>($($arg),*),
+            mode::TN => $pick::<{ mode::TN }>($($arg),*),
+            _ => $pick::<{ mode::NA }>($($arg),*),
+        }
+    };
+}
+
+/// A specialised kernel for the direction, if there is one. Only called after run-time
+/// detection reported AVX2, FMA, F16C and BMI2.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
     // scalar_map keys must be lanes these kernels already send cold: NaN or +-Inf of a float
     // source. Any other key leaves the direction to the generic lane bodies.
@@ -29,58 +68,89 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     if !keys_are_special {
         return None;
     }
-    if let Some(_t) = &dir.lut {
-        return match dir.to.size() {
-            4 => Some(lut_gather32 as KernelFn),
+    use DataType as T;
+    let to = dir.to;
+    let (m, r) = (mode_code(dir.rounding), range_code(dir.out_of_range));
+    if from == to {
+        return pick_identity(from);
+    }
+    if dir.lut.is_some() {
+        return match (from, to) {
+            (T::Float8E4M3, T::Float32) => Some(f8_to_f32::<false> as KernelFn),
+            (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<true> as KernelFn),
+            (_, _) if to.size() == 4 => Some(lut_gather32 as KernelFn),
             _ => None,
         };
     }
-    use DataType as T;
-    let r = dir.rounding;
-    let oor = dir.out_of_range;
-    match (from, dir.to) {
-        (T::Float64, T::Float32) if r == Rounding::NearestEven => Some(match oor {
+    let src_code = match from {
+        T::Float32 => src::F32,
+        T::Float16 => src::F16,
+        _ => src::BF16,
+    };
+    match (from, to) {
+        (T::Float64, T::Float32) if m == mode::NE => Some(match dir.out_of_range {
             Some(OutOfRange::Clamp) => f64_to_f32_ne::<true> as KernelFn,
             _ => f64_to_f32_ne::<false>,
         }),
         (T::Float32, T::Float64) => Some(f32_to_f64 as KernelFn),
-        (T::Float32, T::Float16) => match r {
-            Rounding::NearestEven => Some(f32_to_f16::<{ _MM_FROUND_TO_NEAREST_INT }> as KernelFn),
-            Rounding::TowardsZero => Some(f32_to_f16::<{ _MM_FROUND_TO_ZERO }>),
-            Rounding::TowardsPositive => Some(f32_to_f16::<{ _MM_FROUND_TO_POS_INF }>),
-            Rounding::TowardsNegative => Some(f32_to_f16::<{ _MM_FROUND_TO_NEG_INF }>),
-            Rounding::NearestAway => None,
-        },
+        (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
+        (T::BFloat16, T::Float64) => Some(half_to_f64::<{ src::BF16 }> as KernelFn),
+        (T::Float32, T::Float16) if m != mode::NA => Some(match m {
+            mode::NE => f32_to_f16::<{ _MM_FROUND_TO_NEAREST_INT }> as KernelFn,
+            mode::TZ => f32_to_f16::<{ _MM_FROUND_TO_ZERO }>,
+            mode::TP => f32_to_f16::<{ _MM_FROUND_TO_POS_INF }>,
+            _ => f32_to_f16::<{ _MM_FROUND_TO_NEG_INF }>,
+        }),
         (T::Float16, T::Float32) => Some(f16_to_f32 as KernelFn),
         (T::BFloat16, T::Float32) => Some(bf16_to_f32 as KernelFn),
-        (T::Float32, T::BFloat16) => match r {
-            Rounding::NearestEven => Some(f32_to_bf16::<{ mode::NE }> as KernelFn),
-            Rounding::TowardsZero => Some(f32_to_bf16::<{ mode::TZ }>),
-            Rounding::TowardsPositive => Some(f32_to_bf16::<{ mode::TP }>),
-            Rounding::TowardsNegative => Some(f32_to_bf16::<{ mode::TN }>),
-            Rounding::NearestAway => Some(f32_to_bf16::<{ mode::NA }>),
+        (T::Float32, T::BFloat16) => Some(match m {
+            mode::NE => f32_to_bf16::<{ mode::NE }> as KernelFn,
+            mode::TZ => f32_to_bf16::<{ mode::TZ }>,
+            mode::TP => f32_to_bf16::<{ mode::TP }>,
+            mode::TN => f32_to_bf16::<{ mode::TN }>,
+            _ => f32_to_bf16::<{ mode::NA }>,
+        }),
+        (T::Int32 | T::Int16, T::Int8 | T::UInt8 | T::Int16 | T::UInt16) => pick_int_narrow(from.size(), to.size(), r),
+        (T::Float32 | T::Float16 | T::BFloat16, T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32) => match src_code
+        {
+            src::F32 => by_mode!(m, pick_f2i32[src::F32], to.size(), r),
+            src::F16 => by_mode!(m, pick_f2i32[src::F16], to.size(), r),
+            _ => by_mode!(m, pick_f2i32[src::BF16], to.size(), r),
         },
-        (T::Int32 | T::Int16, T::Int8 | T::UInt8 | T::Int16 | T::UInt16) if dir.to != from => {
-            pick_int_narrow(from.size(), dir.to.size(), range_code(oor))
-        }
-        (T::Float32 | T::Float64, T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32) => {
-            let (ss, ds, rc) = (from.size(), dir.to.size(), range_code(oor));
-            match r {
-                Rounding::NearestEven => {
-                    pick_float_to_int::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(ss, ds, rc)
-                }
-                Rounding::TowardsZero => pick_float_to_int::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(ss, ds, rc),
-                Rounding::TowardsPositive => {
-                    pick_float_to_int::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(ss, ds, rc)
-                }
-                Rounding::TowardsNegative => {
-                    pick_float_to_int::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(ss, ds, rc)
-                }
-                Rounding::NearestAway => None,
-            }
-        }
+        (T::Float64, T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32) => by_mode!(m, pick_f2i64, to.size(), r),
+        (T::Float32 | T::Float16 | T::BFloat16, _) if narrows_in_f32(to.format()) => match src_code {
+            src::F32 => by_mode!(m, pick_narrow32[src::F32], to.size()),
+            src::F16 => by_mode!(m, pick_narrow32[src::F16], to.size()),
+            _ => by_mode!(m, pick_narrow32[src::BF16], to.size()),
+        },
+        (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64, to.size()),
         _ => None,
     }
+}
+
+/// Whether a float target can be produced by the f32-domain narrowing kernel: it has a sign
+/// and subnormals, is narrower than f32, and its scale factor `2^(m - emin)` is a normal f32.
+fn narrows_in_f32(t: &Format) -> bool {
+    t.kind == Kind::Float
+        && t.subnormals
+        && t.has_sign
+        && t.size <= 2
+        && (t.man_bits as i32 - t.min_normal_exponent()) <= 127
+}
+
+/// Same-type casts: a copy, except NaN (canonical pattern) and +-Inf (possible map keys),
+/// whose chunks go cold. Types narrower than their byte (int4, float6, ...) and the 8-bit
+/// floats (table kernel) are not handled here.
+fn pick_identity(t: DataType) -> Option<KernelFn> {
+    use DataType as T;
+    Some(match t {
+        T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32 | T::UInt32 | T::Int64 | T::UInt64 => copy as KernelFn,
+        T::Float16 => identity_float::<2, 0x7c00> as KernelFn,
+        T::BFloat16 => identity_float::<2, 0x7f80>,
+        T::Float32 => identity_float::<4, 0x7f80_0000>,
+        T::Float64 => identity_float::<8, 0x7ff0_0000_0000_0000>,
+        _ => return None,
+    })
 }
 
 /// The narrowing kernel for (source size, target size, range rule), all resolved here.
@@ -102,27 +172,53 @@ fn pick_int_narrow(ss: usize, ds: usize, r: u8) -> Option<KernelFn> {
     })
 }
 
-/// The float -> int kernel for (source size, target size, range rule) in rounding `MODE`.
-fn pick_float_to_int<const MODE: i32>(ss: usize, ds: usize, r: u8) -> Option<KernelFn> {
-    Some(match (ss, ds, r) {
-        (4, 1, range::ERROR) => float_to_int::<MODE, 4, 1, { range::ERROR }> as KernelFn,
-        (4, 1, range::CLAMP) => float_to_int::<MODE, 4, 1, { range::CLAMP }> as KernelFn,
-        (4, 1, range::WRAP) => float_to_int::<MODE, 4, 1, { range::WRAP }> as KernelFn,
-        (4, 2, range::ERROR) => float_to_int::<MODE, 4, 2, { range::ERROR }> as KernelFn,
-        (4, 2, range::CLAMP) => float_to_int::<MODE, 4, 2, { range::CLAMP }> as KernelFn,
-        (4, 2, range::WRAP) => float_to_int::<MODE, 4, 2, { range::WRAP }> as KernelFn,
-        (4, 4, range::ERROR) => float_to_int::<MODE, 4, 4, { range::ERROR }> as KernelFn,
-        (4, 4, range::CLAMP) => float_to_int::<MODE, 4, 4, { range::CLAMP }> as KernelFn,
-        (4, 4, range::WRAP) => float_to_int::<MODE, 4, 4, { range::WRAP }> as KernelFn,
-        (8, 1, range::ERROR) => float_to_int::<MODE, 8, 1, { range::ERROR }> as KernelFn,
-        (8, 1, range::CLAMP) => float_to_int::<MODE, 8, 1, { range::CLAMP }> as KernelFn,
-        (8, 1, range::WRAP) => float_to_int::<MODE, 8, 1, { range::WRAP }> as KernelFn,
-        (8, 2, range::ERROR) => float_to_int::<MODE, 8, 2, { range::ERROR }> as KernelFn,
-        (8, 2, range::CLAMP) => float_to_int::<MODE, 8, 2, { range::CLAMP }> as KernelFn,
-        (8, 2, range::WRAP) => float_to_int::<MODE, 8, 2, { range::WRAP }> as KernelFn,
-        (8, 4, range::ERROR) => float_to_int::<MODE, 8, 4, { range::ERROR }> as KernelFn,
-        (8, 4, range::CLAMP) => float_to_int::<MODE, 8, 4, { range::CLAMP }> as KernelFn,
-        (8, 4, range::WRAP) => float_to_int::<MODE, 8, 4, { range::WRAP }> as KernelFn,
+/// float16/bfloat16/float32 -> integer of `ds` bytes in rounding `M`.
+fn pick_f2i32<const S: u8, const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
+    Some(match (ds, r) {
+        (1, range::ERROR) => f2i32::<S, M, 1, { range::ERROR }> as KernelFn,
+        (1, range::CLAMP) => f2i32::<S, M, 1, { range::CLAMP }> as KernelFn,
+        (1, range::WRAP) => f2i32::<S, M, 1, { range::WRAP }> as KernelFn,
+        (2, range::ERROR) => f2i32::<S, M, 2, { range::ERROR }> as KernelFn,
+        (2, range::CLAMP) => f2i32::<S, M, 2, { range::CLAMP }> as KernelFn,
+        (2, range::WRAP) => f2i32::<S, M, 2, { range::WRAP }> as KernelFn,
+        (4, range::ERROR) => f2i32::<S, M, 4, { range::ERROR }> as KernelFn,
+        (4, range::CLAMP) => f2i32::<S, M, 4, { range::CLAMP }> as KernelFn,
+        (4, range::WRAP) => f2i32::<S, M, 4, { range::WRAP }> as KernelFn,
+        _ => return None,
+    })
+}
+
+/// float64 -> integer of `ds` bytes in rounding `M`.
+fn pick_f2i64<const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
+    Some(match (ds, r) {
+        (1, range::ERROR) => f2i64::<M, 1, { range::ERROR }> as KernelFn,
+        (1, range::CLAMP) => f2i64::<M, 1, { range::CLAMP }> as KernelFn,
+        (1, range::WRAP) => f2i64::<M, 1, { range::WRAP }> as KernelFn,
+        (2, range::ERROR) => f2i64::<M, 2, { range::ERROR }> as KernelFn,
+        (2, range::CLAMP) => f2i64::<M, 2, { range::CLAMP }> as KernelFn,
+        (2, range::WRAP) => f2i64::<M, 2, { range::WRAP }> as KernelFn,
+        (4, range::ERROR) => f2i64::<M, 4, { range::ERROR }> as KernelFn,
+        (4, range::CLAMP) => f2i64::<M, 4, { range::CLAMP }> as KernelFn,
+        (4, range::WRAP) => f2i64::<M, 4, { range::WRAP }> as KernelFn,
+        _ => return None,
+    })
+}
+
+/// float16/bfloat16/float32 -> a narrower float of `ds` bytes in rounding `M`.
+fn pick_narrow32<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
+    Some(match ds {
+        1 => narrow32::<S, M, 1> as KernelFn,
+        2 => narrow32::<S, M, 2>,
+        _ => return None,
+    })
+}
+
+/// float64 -> a float with subnormals of `ds` bytes in rounding `M`.
+fn pick_narrow64<const M: u8>(ds: usize) -> Option<KernelFn> {
+    Some(match ds {
+        1 => narrow64::<M, 1> as KernelFn,
+        2 => narrow64::<M, 2>,
+        4 => narrow64::<M, 4>,
         _ => return None,
     })
 }
@@ -317,8 +413,451 @@ fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
     })
 }
 
-// Narrowing int32/int16 -> int8/uint8/int16/uint16 with any range rule: a wide lane value
-// is clamped or wrapped in 32-bit lanes, out-of-range lanes without a rule go cold.
+/// Load eight source lanes as f32 (exact for every source code).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn load8<const S: u8>(s: &[u8]) -> __m256 {
+    let need = if S == src::F32 { 32 } else { 16 };
+    match s.get(..need) {
+        // SAFETY: the slice holds the `need` bytes read (checked just above); unaligned loads.
+        Some(b) => unsafe {
+            match S {
+                src::F32 => _mm256_loadu_ps(b.as_ptr().cast()),
+                src::F16 => _mm256_cvtph_ps(_mm_loadu_si128(b.as_ptr().cast())),
+                _ => _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(
+                    b.as_ptr().cast(),
+                )))),
+            }
+        },
+        None => _mm256_setzero_ps(),
+    }
+}
+
+/// Round eight f32 lanes to integers in mode `M` (exact: the result is an f32 integer).
+/// Nearest-away: truncate, then step away from zero when the dropped fraction (exact, as
+/// `x - trunc(x)` is representable) is at least one half.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn round_ps<const M: u8>(x: __m256) -> __m256 {
+    match M {
+        mode::NE => _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
+        mode::TZ => _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x),
+        mode::TP => _mm256_round_ps::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
+        mode::TN => _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
+        _ => {
+            let t = _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x);
+            let sign = _mm256_and_ps(x, _mm256_set1_ps(-0.0));
+            let frac = _mm256_andnot_ps(_mm256_set1_ps(-0.0), _mm256_sub_ps(x, t));
+            let up = _mm256_cmp_ps::<_CMP_GE_OQ>(frac, _mm256_set1_ps(0.5));
+            _mm256_add_ps(t, _mm256_and_ps(up, _mm256_or_ps(sign, _mm256_set1_ps(1.0))))
+        }
+    }
+}
+
+/// [`round_ps`] for four f64 lanes.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn round_pd<const M: u8>(x: __m256d) -> __m256d {
+    match M {
+        mode::NE => _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
+        mode::TZ => _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x),
+        mode::TP => _mm256_round_pd::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
+        mode::TN => _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
+        _ => {
+            let t = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x);
+            let sign = _mm256_and_pd(x, _mm256_set1_pd(-0.0));
+            let frac = _mm256_andnot_pd(_mm256_set1_pd(-0.0), _mm256_sub_pd(x, t));
+            let up = _mm256_cmp_pd::<_CMP_GE_OQ>(frac, _mm256_set1_pd(0.5));
+            _mm256_add_pd(t, _mm256_and_pd(up, _mm256_or_pd(sign, _mm256_set1_pd(1.0))))
+        }
+    }
+}
+
+/// Whether any f32 lane is NaN or +-Inf.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn special_ps(x: __m256) -> __m256i {
+    let e = _mm256_set1_epi32(0x7f80_0000);
+    _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
+}
+
+/// The low dwords (`HI` false) or high dwords of the 64-bit lanes of `a` then `b`, in
+/// element order: eight i32 lanes for eight f64 elements.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn dwords<const HI: bool>(a: __m256i, b: __m256i) -> __m256i {
+    let (a, b) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
+    let s = if HI { _mm256_shuffle_ps::<0b11_01_11_01>(a, b) } else { _mm256_shuffle_ps::<0b10_00_10_00>(a, b) };
+    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(s))
+}
+
+/// Store eight i32 lanes as `D`-byte integers (their low bits: the values are in the
+/// target's range or already reduced modulo 2^(8D)).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn store8<const D: usize>(d: &mut [u8], v: __m256i) {
+    let Some(d) = d.get_mut(..8 * D) else { return };
+    // SAFETY: `d` holds 8 * D bytes (checked just above); unaligned stores inside it.
+    unsafe {
+        match D {
+            4 => _mm256_storeu_si256(d.as_mut_ptr().cast(), v),
+            2 => {
+                let w = _mm256_packus_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)), _mm256_setzero_si256());
+                let q = _mm256_permute4x64_epi64::<0b1000>(w);
+                _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
+            }
+            _ => {
+                let w = _mm256_packus_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xff)), _mm256_setzero_si256());
+                let b = _mm256_packus_epi16(w, w);
+                let q = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                _mm_storel_epi64(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
+            }
+        }
+    }
+}
+
+/// Store sixteen i32 lanes (`a` then `b`) as `D`-byte integers, as [`store8`].
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
+    let Some(d) = d.get_mut(..16 * D) else { return };
+    // SAFETY: `d` holds 16 * D bytes (checked just above); unaligned stores inside it.
+    unsafe {
+        match D {
+            4 => {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
+            }
+            2 => {
+                let m = _mm256_set1_epi32(0xffff);
+                let w = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permute4x64_epi64::<0b11_01_10_00>(w));
+            }
+            _ => {
+                let m = _mm256_set1_epi32(0xff);
+                let w = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
+                let b = _mm256_packus_epi16(w, w);
+                let q = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
+            }
+        }
+    }
+}
+
+/// Whether any lane of a mask is set.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn any(m: __m256i) -> bool {
+    _mm256_movemask_epi8(m) != 0
+}
+
+/// An integer target's limits as f32, rounded inwards (every limit up to 16 bits is exact;
+/// int32's largest f32 below 2^31 is 2^31 - 128, so `r > hi` means `r >= 2^31`).
+fn int_limits_f32(t: &Format) -> (f32, f32) {
+    let (lo, hi) = t.int_bounds();
+    let hi = if t.bits >= 32 { 2_147_483_520.0 } else { hi as f32 };
+    (lo as f32, hi)
+}
+
+// float16/bfloat16/float32 -> int8/uint8/int16/uint16/int32, in f32: round in the requested
+// mode (exact), compare with the limits, clamp or wrap in-lane. 16 elements per step.
+entry!(f2i32<const S: u8, const M: u8, const D: usize, const R: u8>, f2i32_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let ss = if S == src::F32 { 4 } else { 2 };
+    let (lo, hi) = int_limits_f32(dir.to.format());
+    let (vlo, vhi) = (_mm256_set1_ps(lo), _mm256_set1_ps(hi));
+    let ihi = _mm256_set1_epi32(dir.to.format().int_bounds().1 as i32);
+    // Wrap converts magnitudes below 2^31 in-lane (cvtt's range); larger ones go cold.
+    let wrap_lim = _mm256_set1_ps(2_147_483_520.0);
+    let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+    chunked::<N>(dir, src, dst, (ss, D), |s, d| {
+        let x0 = load8::<S>(s);
+        let x1 = load8::<S>(s.get(8 * ss..).unwrap_or(&[]));
+        let (r0, r1) = (round_ps::<M>(x0), round_ps::<M>(x1));
+        let special = _mm256_or_si256(special_ps(x0), special_ps(x1));
+        let out0 = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r0, vlo), _mm256_cmp_ps::<_CMP_GT_OQ>(r0, vhi));
+        let out1 = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r1, vlo), _mm256_cmp_ps::<_CMP_GT_OQ>(r1, vhi));
+        let (c0, c1, cold) = match R {
+            range::CLAMP => {
+                (_mm256_min_ps(_mm256_max_ps(r0, vlo), vhi), _mm256_min_ps(_mm256_max_ps(r1, vlo), vhi), special)
+            }
+            range::WRAP => {
+                let b0 = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_and_ps(r0, abs), wrap_lim);
+                let b1 = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_and_ps(r1, abs), wrap_lim);
+                (r0, r1, _mm256_or_si256(special, _mm256_castps_si256(_mm256_or_ps(b0, b1))))
+            }
+            _ => (r0, r1, _mm256_or_si256(special, _mm256_castps_si256(_mm256_or_ps(out0, out1)))),
+        };
+        let (mut i0, mut i1) = (_mm256_cvttps_epi32(c0), _mm256_cvttps_epi32(c1));
+        if R == range::CLAMP {
+            // Above the limit: the integer maximum (int32's is not an f32).
+            i0 = _mm256_blendv_epi8(i0, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r0, vhi)));
+            i1 = _mm256_blendv_epi8(i1, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r1, vhi)));
+        }
+        store16::<D>(d, i0, i1);
+        any(cold)
+    })
+}
+
+// float64 -> int8/uint8/int16/uint16/int32: the same in f64 (every limit exact), 8 per step.
+entry!(f2i64<const M: u8, const D: usize, const R: u8>, f2i64_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f2i64_body<const M: u8, const D: usize, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 8;
+    let (lo, hi) = dir.to.format().int_bounds();
+    let (vlo, vhi) = (_mm256_set1_pd(lo as f64), _mm256_set1_pd(hi as f64));
+    let wrap_lim = _mm256_set1_pd(2_147_483_647.0);
+    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+    let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
+    chunked::<N>(dir, src, dst, (8, D), |s, d| {
+        let Some(s) = s.get(..64) else { return true };
+        // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
+        let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
+        let (ra, rb) = (round_pd::<M>(a), round_pd::<M>(b));
+        // NaN or +-Inf: the range rule does not apply to them, cold.
+        let sa = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(a, abs), inf);
+        let sb = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(b, abs), inf);
+        let special = _mm256_or_pd(sa, sb);
+        let out_a = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(ra, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(ra, vhi));
+        let out_b = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(rb, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(rb, vhi));
+        let (ca, cb, cold) = match R {
+            range::CLAMP => {
+                (_mm256_min_pd(_mm256_max_pd(ra, vlo), vhi), _mm256_min_pd(_mm256_max_pd(rb, vlo), vhi), special)
+            }
+            range::WRAP => {
+                let big_a = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(ra, abs), wrap_lim);
+                let big_b = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(rb, abs), wrap_lim);
+                (ra, rb, _mm256_or_pd(special, _mm256_or_pd(big_a, big_b)))
+            }
+            _ => (ra, rb, _mm256_or_pd(special, _mm256_or_pd(out_a, out_b))),
+        };
+        store8::<D>(d, _mm256_set_m128i(_mm256_cvttpd_epi32(cb), _mm256_cvttpd_epi32(ca)));
+        _mm256_movemask_pd(cold) != 0
+    })
+}
+
+/// A float target's encoding parameters for the narrowing kernels.
+struct Narrow {
+    /// Stored mantissa bits, as a shift count.
+    m: __m128i,
+    /// Minimum normal exponent, and the maximum (above it every result overflows).
+    emin: __m256i,
+    emax: __m256i,
+    /// `bias - 1`, added to the exponent before the shift.
+    bias_m1: __m256i,
+    /// Largest finite magnitude pattern.
+    max_mag: __m256i,
+    /// The sign bit, and whether a zero result keeps it (targets with -0).
+    sign: __m256i,
+    neg_zero: __m256i,
+}
+
+impl Narrow {
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn new(t: &Format) -> Narrow {
+        Narrow {
+            m: _mm_cvtsi32_si128(t.man_bits as i32),
+            emin: _mm256_set1_epi32(t.min_normal_exponent()),
+            emax: _mm256_set1_epi32(t.max_exponent()),
+            bias_m1: _mm256_set1_epi32(t.bias - 1),
+            max_mag: _mm256_set1_epi32((t.max_bits() & !t.sign_mask()) as i32),
+            sign: _mm256_set1_epi32(t.sign_mask() as i32),
+            neg_zero: _mm256_set1_epi32(if t.has_negative_zero() { -1 } else { 0 }),
+        }
+    }
+
+    /// The target patterns of eight lanes from their unbiased exponents clamped to
+    /// [emin, ...) (`ec`), rounded scaled magnitudes (`r`, as integers) and sign masks.
+    /// Returns (patterns, overflowed lanes).
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn encode(&self, ec: __m256i, r: __m256i, neg: __m256i) -> (__m256i, __m256i) {
+        // Capped at emax so that the pattern stays below 2^31; lanes beyond it overflow.
+        let e = _mm256_min_epi32(ec, self.emax);
+        let mag = _mm256_add_epi32(_mm256_sll_epi32(_mm256_add_epi32(e, self.bias_m1), self.m), _mm256_abs_epi32(r));
+        let over = _mm256_or_si256(_mm256_cmpgt_epi32(ec, self.emax), _mm256_cmpgt_epi32(mag, self.max_mag));
+        let sign = _mm256_and_si256(neg, self.sign);
+        let zero = _mm256_cmpeq_epi32(mag, _mm256_setzero_si256());
+        let nonzero = _mm256_or_si256(sign, mag);
+        let zero_out = _mm256_and_si256(sign, self.neg_zero);
+        (_mm256_blendv_epi8(nonzero, zero_out, zero), over)
+    }
+}
+
+// float16/bfloat16/float32 -> a narrower float with subnormals (float16, the float8, float6
+// and float4 types), in f32 (see the module comment). 16 elements per step.
+entry!(narrow32<const S: u8, const M: u8, const D: usize>, narrow32_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn narrow32_body<const S: u8, const M: u8, const D: usize>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let ss = if S == src::F32 { 4 } else { 2 };
+    let t = dir.to.format();
+    let p = Narrow::new(t);
+    let m = _mm256_set1_epi32(t.man_bits as i32 + 127);
+    let conv = |x: __m256| {
+        let bits = _mm256_castps_si256(x);
+        let field = _mm256_srli_epi32::<23>(_mm256_and_si256(bits, _mm256_set1_epi32(i32::MAX)));
+        let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(127)), p.emin);
+        // 2^(m - ec): a normal f32 (narrows_in_f32), so the product is exact.
+        let scale = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_sub_epi32(m, ec)));
+        let r = _mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(x, scale)));
+        let (v, over) = p.encode(ec, r, _mm256_srai_epi32::<31>(bits));
+        (v, _mm256_or_si256(over, special_ps(x)))
+    };
+    chunked::<N>(dir, src, dst, (ss, D), |s, d| {
+        let (v0, c0) = conv(load8::<S>(s));
+        let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
+        store16::<D>(d, v0, v1);
+        any(_mm256_or_si256(c0, c1))
+    })
+}
+
+// float64 -> any float with subnormals and a sign (float32 in the modes other than
+// nearest-even, float16, bfloat16, float8/6/4), in f64. 8 elements per step.
+entry!(narrow64<const M: u8, const D: usize>, narrow64_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn narrow64_body<const M: u8, const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 8;
+    let t = dir.to.format();
+    let p = Narrow::new(t);
+    let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
+    chunked::<N>(dir, src, dst, (8, D), |s, d| {
+        let Some(s) = s.get(..64) else { return true };
+        // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
+        let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
+        let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
+        let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
+        let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
+        let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(1023)), p.emin);
+        let k = _mm256_sub_epi32(m, ec);
+        let sa = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(k))));
+        let sb = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(k))));
+        let ra = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(a, sa)));
+        let rb = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(b, sb)));
+        let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
+        store8::<D>(d, v);
+        any(_mm256_or_si256(over, special))
+    })
+}
+
+// float8_e4m3 / float8_e5m2 -> float32 through F16C: e5m2 is the top byte of a float16;
+// e4m3's magnitude shifted into a float16 is the value times 2^-8 (normals and subnormals
+// alike), restored by an exact multiply. Exponent all ones (Inf/NaN) goes cold.
+entry!(f8_to_f32<const E5M2: bool>, f8_to_f32_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let exp = _mm_set1_epi8(if E5M2 { 0x7c } else { 0x78 });
+    chunked::<N>(dir, src, dst, (1, 4), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..16), d.get_mut(..64)) else { return true };
+        // SAFETY: `s` holds 16 bytes and `d` 64 (checked just above); unaligned loads/stores.
+        unsafe {
+            let b = _mm_loadu_si128(s.as_ptr().cast());
+            let w = _mm256_cvtepu8_epi16(b);
+            let h = if E5M2 {
+                _mm256_slli_epi16::<8>(w)
+            } else {
+                let sign = _mm256_slli_epi16::<8>(_mm256_and_si256(w, _mm256_set1_epi16(0x80)));
+                _mm256_or_si256(sign, _mm256_slli_epi16::<7>(_mm256_and_si256(w, _mm256_set1_epi16(0x7f))))
+            };
+            let mut lo = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
+            let mut hi = _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h));
+            if !E5M2 {
+                lo = _mm256_mul_ps(lo, _mm256_set1_ps(256.0));
+                hi = _mm256_mul_ps(hi, _mm256_set1_ps(256.0));
+            }
+            _mm256_storeu_ps(d.as_mut_ptr().cast(), lo);
+            _mm256_storeu_ps(d.as_mut_ptr().add(32).cast(), hi);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(b, exp), exp)) != 0
+        }
+    })
+}
+
+// float16 / bfloat16 -> float64: widen to f32, then to f64 (both exact). NaN/Inf cold.
+entry!(half_to_f64<const S: u8>, half_to_f64_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn half_to_f64_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 8;
+    chunked::<N>(dir, src, dst, (2, 8), |s, d| {
+        let x = load8::<S>(s);
+        let Some(d) = d.get_mut(..64) else { return true };
+        // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+        unsafe {
+            _mm256_storeu_pd(d.as_mut_ptr().cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+            _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+        }
+        any(special_ps(x))
+    })
+}
+
+/// Integer identity: every value is itself (no scalar_map: integer keys never reach here).
+fn copy(_dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let n = src.len().min(dst.len());
+    if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
+        d.copy_from_slice(s);
+    }
+    Ok(())
+}
+
+// Float identity: a copy of 64 bytes per step; a chunk with exponent-all-ones lanes (NaN
+// becomes the canonical NaN, Inf may be a map key) goes cold.
+entry!(identity_float<const Z: usize, const EXP: u64>, identity_float_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn identity_float_body<const Z: usize, const EXP: u64>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    let n = 64 / Z;
+    let e = match Z {
+        2 => _mm256_set1_epi16(EXP as i16),
+        4 => _mm256_set1_epi32(EXP as i32),
+        _ => _mm256_set1_epi64x(EXP as i64),
+    };
+    let hit = |x: __m256i| {
+        let m = _mm256_and_si256(x, e);
+        match Z {
+            2 => _mm256_cmpeq_epi16(m, e),
+            4 => _mm256_cmpeq_epi32(m, e),
+            _ => _mm256_cmpeq_epi64(m, e),
+        }
+    };
+    let mut done = 0;
+    let mut sc = src.chunks_exact(64);
+    let mut dc = dst.chunks_exact_mut(64);
+    for (s, d) in (&mut sc).zip(&mut dc) {
+        // SAFETY: `s` and `d` hold 64 bytes each (chunks_exact); unaligned loads and stores.
+        let bad = unsafe {
+            let a = _mm256_loadu_si256(s.as_ptr().cast());
+            let b = _mm256_loadu_si256(s.as_ptr().add(32).cast());
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
+            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
+            any(_mm256_or_si256(hit(a), hit(b)))
+        };
+        if bad {
+            lanes::cold(dir, s, d, done)?;
+        }
+        done += n;
+    }
+    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+}
+
+// Narrowing int32/int16 -> int8/uint8/int16/uint16 with any range rule: values are clamped
+// or wrapped in 32-bit lanes; out-of-range lanes without a rule go cold. 16 per step.
 entry!(int_narrow<const SS: usize, const DS: usize, const R: u8>, int_narrow_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn int_narrow_body<const SS: usize, const DS: usize, const R: u8>(
@@ -326,121 +865,27 @@ fn int_narrow_body<const SS: usize, const DS: usize, const R: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let f = dir.to.format();
-    let (lo, hi) = match f.kind {
-        Kind::Signed => (-(1i32 << (f.bits - 1)), (1i32 << (f.bits - 1)) - 1),
-        _ => (0, ((1i64 << f.bits) - 1) as i32),
-    };
-    let (vlo, vhi) = (_mm256_set1_epi32(lo), _mm256_set1_epi32(hi));
-    // Byte shuffles that keep the low 1 or 2 bytes of each 32-bit lane.
-    let take8 = _mm256_setr_epi8(
-        0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1,
-    );
-    let take16 = _mm256_setr_epi8(
-        0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1,
-        -1,
-    );
+    const N: usize = 16;
+    let (lo, hi) = dir.to.format().int_bounds();
+    let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
     chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
-        // SAFETY: `s` holds 8 source elements and `d` 8 target elements (chunks_exact);
-        // loads and stores are unaligned and stay inside them.
-        unsafe {
-            let x = if SS == 4 {
-                _mm256_loadu_si256(s.as_ptr().cast())
+        let Some(s) = s.get(..N * SS) else { return true };
+        // SAFETY: `s` holds N * SS bytes (checked just above); unaligned loads.
+        let (x0, x1) = unsafe {
+            if SS == 4 {
+                (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast()))
             } else {
-                _mm256_cvtepi16_epi32(_mm_loadu_si128(s.as_ptr().cast()))
-            };
-            let outside = _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
-            let v = if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
-            if DS == 1 {
-                let b = _mm256_shuffle_epi8(v, take8);
-                let lo4 = _mm_cvtsi128_si32(_mm256_castsi256_si128(b)) as u32;
-                let hi4 = _mm_cvtsi128_si32(_mm256_extracti128_si256::<1>(b)) as u32;
-                let bytes = (lo4 as u64 | ((hi4 as u64) << 32)).to_ne_bytes();
-                core::ptr::copy_nonoverlapping(bytes.as_ptr(), d.as_mut_ptr(), 8);
-            } else {
-                let b = _mm256_shuffle_epi8(v, take16);
-                let q = _mm256_permute4x64_epi64::<0b1000>(b);
-                _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
+                let w = _mm256_loadu_si256(s.as_ptr().cast());
+                (
+                    _mm256_cvtepi16_epi32(_mm256_castsi256_si128(w)),
+                    _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(w)),
+                )
             }
-            R == range::ERROR && _mm256_movemask_epi8(outside) != 0
-        }
-    })
-}
-
-// float32/float64 -> int8/uint8/int16/uint16/int32: round with `vround` in the requested
-// mode (exact), compare with the limits as floats, clamp or wrap in-lane.
-entry!(float_to_int<const MODE: i32, const SS: usize, const DS: usize, const R: u8>, float_to_int_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn float_to_int_body<const MODE: i32, const SS: usize, const DS: usize, const R: u8>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let f = dir.to.format();
-    let (lo, hi) = match f.kind {
-        Kind::Signed => (-((1i64 << (f.bits - 1)) as f64), ((1i64 << (f.bits - 1)) - 1) as f64),
-        _ => (0.0, ((1i64 << f.bits) - 1) as f64),
-    };
-    let (vlo, vhi) = (_mm256_set1_pd(lo), _mm256_set1_pd(hi));
-    // Wrap handles rounded magnitudes below 2^31 in-lane; larger ones go cold.
-    let wrap_lim = _mm256_set1_pd(2147483647.0);
-    let take8 = _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-    let take16 = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
-    chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
-        // SAFETY: `s` holds 8 source elements and `d` 8 target elements (chunks_exact);
-        // loads and stores are unaligned and stay inside them.
-        unsafe {
-            let (a, b) = if SS == 4 {
-                let x = _mm256_loadu_ps(s.as_ptr().cast());
-                (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
-            } else {
-                (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast()))
-            };
-            // f32 -> f64 is exact, so rounding the f64 is rounding the f32.
-            let ra = _mm256_round_pd::<MODE>(a);
-            let rb = _mm256_round_pd::<MODE>(b);
-            // NaN or +-Inf in either half: the range rule does not apply to them, cold.
-            let absm = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
-            let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
-            let sa = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(a, absm), inf);
-            let sb = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(b, absm), inf);
-            let nan = (_mm256_movemask_pd(sa) | _mm256_movemask_pd(sb)) != 0;
-            let out_a = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(ra, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(ra, vhi));
-            let out_b = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(rb, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(rb, vhi));
-            let outside = (_mm256_movemask_pd(out_a) | _mm256_movemask_pd(out_b)) != 0;
-            let (ca, cb, cold_needed) = match R {
-                range::CLAMP => {
-                    (_mm256_min_pd(_mm256_max_pd(ra, vlo), vhi), _mm256_min_pd(_mm256_max_pd(rb, vlo), vhi), nan)
-                }
-                range::WRAP => {
-                    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
-                    let big_a = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(ra, abs), wrap_lim);
-                    let big_b = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(rb, abs), wrap_lim);
-                    (ra, rb, nan || (_mm256_movemask_pd(big_a) | _mm256_movemask_pd(big_b)) != 0)
-                }
-                _ => (ra, rb, nan || outside),
-            };
-            let ia = _mm256_cvttpd_epi32(ca);
-            let ib = _mm256_cvttpd_epi32(cb);
-            let i = _mm256_set_m128i(ib, ia);
-            if DS == 4 {
-                _mm256_storeu_si256(d.as_mut_ptr().cast(), i);
-            } else {
-                let t = if DS == 1 { take8 } else { take16 };
-                let l = _mm_shuffle_epi8(_mm256_castsi256_si128(i), t);
-                let h = _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(i), t);
-                if DS == 1 {
-                    let v = (_mm_cvtsi128_si32(l) as u32 as u64) | ((_mm_cvtsi128_si32(h) as u32 as u64) << 32);
-                    core::ptr::copy_nonoverlapping(v.to_ne_bytes().as_ptr(), d.as_mut_ptr(), 8);
-                } else {
-                    _mm_storeu_si128(d.as_mut_ptr().cast(), _mm_unpacklo_epi64(l, h));
-                }
-            }
-            cold_needed
-        }
+        };
+        let outside = |x| _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
+        let fit = |x| if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
+        store16::<DS>(d, fit(x0), fit(x1));
+        R == range::ERROR && any(_mm256_or_si256(outside(x0), outside(x1)))
     })
 }
 
