@@ -4,8 +4,9 @@
 //! Shape ("the fast path detects, the slow path explains"): a chunk of `LANES` elements is
 //! loaded, each lane is converted branch-free by integer bit work, and every lane that the
 //! fast path does not cover exactly (NaN, Inf, subnormals, values at or beyond the target's
-//! range, scalar_map keys) sets a flag. A chunk with any flag is redone by the scalar
-//! reference, which writes the exact results or reports the exact error. Every choice that
+//! range, scalar_map keys) sets a flag. Flagged elements only are redone: a NaN or +-Inf
+//! that the scalar_map maps is written in-line ([`SpecialMap`]), anything else by the scalar
+//! reference, which writes the exact result or reports the exact error. Every choice that
 //! depends on the configuration (types, rounding, out_of_range, map present) is a const
 //! generic or a plan-time parameter, never a branch in the loop.
 
@@ -417,6 +418,122 @@ pub fn cold(dir: &Direction, src: &[u8], dst: &mut [u8], offset: usize) -> Resul
     })
 }
 
+/// Redo the elements of a chunk whose bit is set in `flagged` (bit i = element i, `ss` / `ds`
+/// bytes each) with the scalar reference, in order, reporting errors at `offset + i`.
+#[cold]
+#[inline(never)]
+pub fn cold_lanes(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+    (ss, ds): (usize, usize),
+    mut flagged: u32,
+    offset: usize,
+) -> Result<(), ElementError> {
+    while flagged != 0 {
+        let i = flagged.trailing_zeros() as usize;
+        flagged &= flagged - 1;
+        match (src.get(i * ss..(i + 1) * ss), dst.get_mut(i * ds..(i + 1) * ds)) {
+            (Some(s), Some(d)) => cold(dir, s, d, offset + i)?,
+            _ => break,
+        }
+    }
+    Ok(())
+}
+
+/// Resolve the flagged elements of a chunk: mapped NaN/Inf lanes in-line (`specials`), the
+/// rest through the scalar reference ([`cold_lanes`]).
+#[inline(always)]
+pub fn resolve_flagged(
+    dir: &Direction,
+    specials: Option<&SpecialMap>,
+    src: &[u8],
+    dst: &mut [u8],
+    sizes: (usize, usize),
+    flagged: u32,
+    offset: usize,
+) -> Result<(), ElementError> {
+    let rest = match specials {
+        Some(m) => m.fix(src, dst, sizes, flagged),
+        None => flagged,
+    };
+    if rest != 0 {
+        cold_lanes(dir, src, dst, sizes, rest, offset)?;
+    }
+    Ok(())
+}
+
+/// The scalar_map entries for NaN and +-Inf of an IEEE float source (float16, bfloat16,
+/// float32, float64), resolved to their stored target bytes, so that a flagged lane holding
+/// one of them is written in a few instructions instead of going through the reference.
+#[derive(Clone, Copy, Debug)]
+pub struct SpecialMap {
+    exp: u64,
+    man: u64,
+    sign: u64,
+    nan: Option<u64>,
+    pos_inf: Option<u64>,
+    neg_inf: Option<u64>,
+}
+
+impl SpecialMap {
+    /// The map's NaN/Inf entries, if the source is an IEEE float and the map has any.
+    pub fn new(dir: &Direction) -> Option<SpecialMap> {
+        let f = dir.from.format();
+        if f.kind != Kind::Float || f.nan != crate::dtype::NanEncoding::Ieee || dir.map.is_empty() {
+            return None;
+        }
+        let to = dir.to.format();
+        let stored = |key: u64| {
+            dir.map.get(key).map(|v| {
+                let mut b = [0u8; 8];
+                scalar::write_bits(to, v, b.get_mut(..to.size).unwrap_or(&mut []));
+                u64::from_ne_bytes(b)
+            })
+        };
+        let inf = f.positive_infinity();
+        let m = SpecialMap {
+            exp: inf,
+            man: (1u64 << f.man_bits) - 1,
+            sign: f.sign_mask(),
+            nan: stored(f.canonical_nan()),
+            pos_inf: stored(inf),
+            neg_inf: stored(inf | f.sign_mask()),
+        };
+        (m.nan.is_some() || m.pos_inf.is_some() || m.neg_inf.is_some()).then_some(m)
+    }
+
+    /// Write the mapped value of every flagged lane whose source is a mapped NaN or +-Inf;
+    /// return the lanes still flagged.
+    #[inline(always)]
+    pub fn fix(&self, src: &[u8], dst: &mut [u8], (ss, ds): (usize, usize), flagged: u32) -> u32 {
+        let mut rest = flagged;
+        let mut todo = flagged;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (Some(s), Some(d)) = (src.get(i * ss..(i + 1) * ss), dst.get_mut(i * ds..(i + 1) * ds)) else {
+                break;
+            };
+            let x = load_dyn(s);
+            let v = if x & self.exp != self.exp {
+                None
+            } else if x & self.man != 0 {
+                self.nan
+            } else if x & self.sign != 0 {
+                self.neg_inf
+            } else {
+                self.pos_inf
+            };
+            if let Some(v) = v {
+                d.copy_from_slice(v.to_ne_bytes().get(..ds).unwrap_or(&[]));
+                rest &= !(1u32 << i);
+            }
+        }
+        rest
+    }
+}
+
 /// A lane program as a type, so that it is inlined into each tier's entry function (a
 /// function pointer or `Fn` argument is not reliably inlined across target features).
 pub trait LaneOp {
@@ -458,8 +575,8 @@ impl<const M: u8> LaneOp for IntToFloatOp<M> {
     }
 }
 
-/// Run a lane program over whole buffers: `LANES` elements at a time, cold chunks and the
-/// tail through the scalar reference.
+/// Run a lane program over whole buffers: `LANES` elements at a time, flagged elements and
+/// the tail through the scalar reference.
 #[inline(always)]
 pub fn drive<const S: usize, const D: usize, O: LaneOp>(
     dir: &Direction,
@@ -470,6 +587,7 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
     let mut s_chunks = src.chunks_exact(S * LANES);
     let mut d_chunks = dst.chunks_exact_mut(D * LANES);
     let mut done = 0;
+    let specials = SpecialMap::new(dir);
     for (sc, dc) in (&mut s_chunks).zip(&mut d_chunks) {
         // Three simple passes over the lane arrays (load, convert, reduce) so that each
         // vectorizes on its own.
@@ -484,12 +602,12 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
             *yl = v;
             *fl = b;
         }
-        if flags.iter().fold(false, |a, &b| a | b) {
-            cold(dir, sc, dc, done)?;
-        } else {
-            for (&yl, b) in y.iter().zip(dc.chunks_exact_mut(D)) {
-                store::<D>(b, yl);
-            }
+        for (&yl, b) in y.iter().zip(dc.chunks_exact_mut(D)) {
+            store::<D>(b, yl);
+        }
+        let flagged = flags.iter().rev().fold(0u32, |m, &f| m << 1 | f as u32);
+        if flagged != 0 {
+            resolve_flagged(dir, specials.as_ref(), sc, dc, (S, D), flagged, done)?;
         }
         done += LANES;
     }
@@ -503,6 +621,8 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
 pub struct Lut {
     values: [u64; 256],
     fails: [bool; 256],
+    /// `fails` as words (all ones where the byte fails), for vector gathers.
+    fail_words: [u32; 256],
     any_fail: bool,
 }
 
@@ -517,6 +637,11 @@ impl Lut {
         &self.fails
     }
 
+    /// Which bytes fail to cast, as words of all ones (failing) or zero.
+    pub fn fail_words(&self) -> &[u32; 256] {
+        &self.fail_words
+    }
+
     /// The table of a direction whose source has 8 bits or less.
     pub fn new(dir: &Direction) -> Option<Lut> {
         let from: &Format = dir.from.format();
@@ -524,7 +649,7 @@ impl Lut {
             return None;
         }
         let to = dir.to.format();
-        let mut lut = Lut { values: [0; 256], fails: [false; 256], any_fail: false };
+        let mut lut = Lut { values: [0; 256], fails: [false; 256], fail_words: [0; 256], any_fail: false };
         for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
             match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
                 Ok(bits) => {
@@ -538,6 +663,9 @@ impl Lut {
             }
         }
         lut.any_fail = lut.fails.iter().any(|&f| f);
+        for (w, &f) in lut.fail_words.iter_mut().zip(lut.fails.iter()) {
+            *w = if f { u32::MAX } else { 0 };
+        }
         Some(lut)
     }
 

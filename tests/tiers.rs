@@ -327,3 +327,55 @@ fn reports_target_and_tier() {
     let plan = CastPlan::new(&CastConfig::new(DataType::Float16), DataType::Float32, None).unwrap();
     assert_eq!(plan.tier(), best);
 }
+
+/// scalar_map keys NaN / +Inf / -Inf (alone or together) on IEEE float sources: the vector
+/// kernels write mapped specials in-line; every result, and every first error, must match
+/// scalar. NaNs come with other payloads and signs, since any NaN matches a NaN key.
+#[test]
+fn special_map_keys_on_every_tier() {
+    use DataType as T;
+    static ALL: [(FillValue, FillValue); 3] = [
+        (FillValue::NaN, FillValue::Int(3)),
+        (FillValue::Infinity, FillValue::Int(5)),
+        (FillValue::NegInfinity, FillValue::Int(6)),
+    ];
+    static POS_INF: [(FillValue, FillValue); 1] = [(FillValue::Infinity, FillValue::Int(5))];
+    static NAN: [(FillValue, FillValue); 1] = [(FillValue::NaN, FillValue::Int(3))];
+    let n = 3 * MAX_STEP + 5;
+    for src in [T::Float16, T::BFloat16, T::Float32, T::Float64] {
+        let f = src.format();
+        let exp = f.positive_infinity();
+        let specials = [exp | 1, exp | (1 << (f.man_bits - 1)) | f.sign_mask(), exp, exp | f.sign_mask(), exp | 3];
+        let to_src =
+            CastPlan::new(&CastConfig::new(src).with_out_of_range(Some(OutOfRange::Clamp)), T::Float64, None).unwrap();
+        let mut bits: Vec<u64> = (0..n)
+            .map(|i| {
+                let v = ((i * 37 % 120) as f64 - 20.0) * 0.75;
+                scalar::cast_element(to_src.encoder(), v.to_bits()).unwrap()
+            })
+            .collect();
+        // Specials at scattered positions, several in some steps, none in others.
+        for (k, pos) in [1usize, 2, 9, 17, MAX_STEP + 3, MAX_STEP + 4, 2 * MAX_STEP + 31, n - 1].into_iter().enumerate()
+        {
+            bits[pos] = specials[k % specials.len()];
+        }
+        let input = to_bytes(src, &bits);
+        for dst in [T::Int16, T::UInt8, T::Int32, T::Float16, T::Float8E4M3, T::Float32] {
+            if dst == src {
+                continue;
+            }
+            for map in [&ALL[..], &POS_INF[..], &NAN[..]] {
+                for oor in [None, Some(OutOfRange::Clamp)] {
+                    for r in [Rounding::NearestEven, Rounding::TowardsNegative, Rounding::NearestAway] {
+                        let cfg =
+                            CastConfig::new(dst).with_rounding(r).with_out_of_range(oor).with_scalar_map(map, &[]);
+                        let plan = CastPlan::new(&cfg, src, None).unwrap();
+                        for tier in vector_tiers() {
+                            same_as_scalar(&plan, tier, &input, &format!("{src}->{dst} {r} {oor:?} map {}", map.len()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -78,8 +78,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         return match (from, to) {
             (T::Float8E4M3, T::Float32) => Some(f8_to_f32::<false> as KernelFn),
             (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<true> as KernelFn),
-            (_, _) if to.size() == 4 => Some(lut_gather32 as KernelFn),
-            _ => None,
+            _ => Some(match to.size() {
+                1 => lut_gather::<1> as KernelFn,
+                2 => lut_gather::<2>,
+                4 => lut_gather::<4>,
+                _ => lut_gather::<8>,
+            }),
         };
     }
     let src_code = match from {
@@ -223,13 +227,31 @@ fn pick_narrow64<const M: u8>(ds: usize) -> Option<KernelFn> {
     })
 }
 
-/// Whether any of eight float32 lanes (as bits) has its exponent all ones: NaN (which must
-/// become the canonical NaN) or +-Inf (possibly a scalar_map key). Such chunks go cold.
+/// Which of eight float32 lanes (as bits) have their exponent all ones: NaN (which must
+/// become the canonical NaN) or +-Inf (possibly a scalar_map key). Such lanes go cold.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
-fn any_nan_or_inf(x: __m256i) -> bool {
-    let e = _mm256_set1_epi32(0x7f80_0000);
-    _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(x, e), e)) != 0
+fn nan_or_inf_lanes(x: __m256i) -> u32 {
+    lanes8(special_ps(_mm256_castsi256_ps(x)))
+}
+
+/// One bit per 32-bit lane of a mask (bit i = lane i).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn lanes8(m: __m256i) -> u32 {
+    _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32
+}
+
+/// One bit per 32-bit lane of two masks (lanes of `a`, then of `b`).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn lanes16(a: __m256i, b: __m256i) -> u32 {
+    let any = _mm256_or_si256(a, b);
+    if _mm256_testz_si256(any, any) != 0 {
+        0
+    } else {
+        lanes8(a) | lanes8(b) << 8
+    }
 }
 
 /// Wrap a `#[target_feature]` body as a safe kernel.
@@ -243,22 +265,25 @@ macro_rules! entry {
     };
 }
 
-/// Run `step` over chunks of `N` elements (`ss` / `ds` bytes each); a chunk for which it
-/// returns true (a flagged lane), and the tail, are redone by the scalar reference.
+/// Run `step` over chunks of `N` elements (`ss` / `ds` bytes each). `step` returns the lanes
+/// it flagged (bit i = element i); those elements, and the tail, are redone by the scalar
+/// reference, one by one, so that a rare special value costs one element, not a chunk.
 #[inline(always)]
 fn chunked<const N: usize>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
     (ss, ds): (usize, usize),
-    mut step: impl FnMut(&[u8], &mut [u8]) -> bool,
+    mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
 ) -> Result<(), ElementError> {
     let mut done = 0;
     let mut sc = src.chunks_exact(ss * N);
     let mut dc = dst.chunks_exact_mut(ds * N);
+    let specials = lanes::SpecialMap::new(dir);
     for (s, d) in (&mut sc).zip(&mut dc) {
-        if step(s, d) {
-            lanes::cold(dir, s, d, done)?;
+        let flagged = step(s, d);
+        if flagged != 0 {
+            lanes::resolve_flagged(dir, specials.as_ref(), s, d, (ss, ds), flagged, done)?;
         }
         done += N;
     }
@@ -288,9 +313,9 @@ fn f64_to_f32_ne_body<const CLAMP: bool>(dir: &Direction, src: &[u8], dst: &mut 
             let sb = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(b, abs_mask), inf64);
             let oa = _mm_cmp_ps::<_CMP_EQ_OQ>(_mm_and_ps(ra, abs32), inf32);
             let ob = _mm_cmp_ps::<_CMP_EQ_OQ>(_mm_and_ps(rb, abs32), inf32);
-            let special = _mm256_movemask_pd(sa) | _mm256_movemask_pd(sb);
-            let over = if CLAMP { 0 } else { _mm_movemask_ps(oa) | _mm_movemask_ps(ob) };
-            (special | over) != 0
+            let special = _mm256_movemask_pd(sa) | _mm256_movemask_pd(sb) << 4;
+            let over = if CLAMP { 0 } else { _mm_movemask_ps(oa) | _mm_movemask_ps(ob) << 4 };
+            (special | over) as u32
         }
     })
 }
@@ -309,7 +334,7 @@ fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
             _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), hi);
             // Widening is exact; NaN needs the canonical pattern and +-Inf may be map keys:
             // exponent all ones goes cold.
-            any_nan_or_inf(_mm256_castps_si256(x))
+            nan_or_inf_lanes(_mm256_castps_si256(x))
         }
     })
 }
@@ -329,7 +354,7 @@ fn f32_to_f16_body<const MODE: i32>(dir: &Direction, src: &[u8], dst: &mut [u8])
             _mm_storeu_si128(d.as_mut_ptr().cast(), h);
             let a = _mm256_and_si256(_mm256_castps_si256(x), abs);
             let big = _mm256_cmpgt_epi32(a, _mm256_sub_epi32(limit, _mm256_set1_epi32(1)));
-            _mm256_movemask_epi8(big) != 0
+            lanes8(big)
         }
     })
 }
@@ -345,7 +370,7 @@ fn f16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
             let x = _mm256_cvtph_ps(h);
             _mm256_storeu_ps(d.as_mut_ptr().cast(), x);
             // NaN (canonical pattern) and +-Inf (possible map keys) go cold.
-            any_nan_or_inf(_mm256_castps_si256(x))
+            nan_or_inf_lanes(_mm256_castps_si256(x))
         }
     })
 }
@@ -361,7 +386,7 @@ fn bf16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), E
             let x = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h));
             _mm256_storeu_si256(d.as_mut_ptr().cast(), x);
             // Exponent all ones: Inf or NaN, cold (NaN must become canonical).
-            any_nan_or_inf(x)
+            nan_or_inf_lanes(x)
         }
     })
 }
@@ -408,7 +433,7 @@ fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
             // Cold: NaN/Inf inputs, and results that reached the Inf pattern (overflow).
             let special = _mm256_cmpeq_epi32(_mm256_and_si256(x, exp), exp);
             let over = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(0x7f80));
-            _mm256_movemask_epi8(_mm256_or_si256(special, over)) != 0
+            lanes8(_mm256_or_si256(special, over))
         }
     })
 }
@@ -544,13 +569,6 @@ fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
     }
 }
 
-/// Whether any lane of a mask is set.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn any(m: __m256i) -> bool {
-    _mm256_movemask_epi8(m) != 0
-}
-
 /// An integer target's limits as f32, rounded inwards (every limit up to 16 bits is exact;
 /// int32's largest f32 below 2^31 is 2^31 - 128, so `r > hi` means `r >= 2^31`).
 fn int_limits_f32(t: &Format) -> (f32, f32) {
@@ -577,31 +595,31 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
     let wrap_lim = _mm256_set1_ps(2_147_483_520.0);
     let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
     chunked::<N>(dir, src, dst, (ss, D), |s, d| {
-        let x0 = load8::<S>(s);
-        let x1 = load8::<S>(s.get(8 * ss..).unwrap_or(&[]));
-        let (r0, r1) = (round_ps::<M>(x0), round_ps::<M>(x1));
-        let special = _mm256_or_si256(special_ps(x0), special_ps(x1));
-        let out0 = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r0, vlo), _mm256_cmp_ps::<_CMP_GT_OQ>(r0, vhi));
-        let out1 = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r1, vlo), _mm256_cmp_ps::<_CMP_GT_OQ>(r1, vhi));
-        let (c0, c1, cold) = match R {
-            range::CLAMP => {
-                (_mm256_min_ps(_mm256_max_ps(r0, vlo), vhi), _mm256_min_ps(_mm256_max_ps(r1, vlo), vhi), special)
+        // One vector of eight lanes: (integers, lanes that need the scalar reference).
+        let conv = |x: __m256| {
+            let r = round_ps::<M>(x);
+            let special = special_ps(x);
+            let above = _mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi);
+            match R {
+                range::CLAMP => {
+                    let i = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
+                    // Above the limit: the integer maximum (int32's is not an f32).
+                    (_mm256_blendv_epi8(i, ihi, _mm256_castps_si256(above)), special)
+                }
+                range::WRAP => {
+                    let big = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_and_ps(r, abs), wrap_lim);
+                    (_mm256_cvttps_epi32(r), _mm256_or_si256(special, _mm256_castps_si256(big)))
+                }
+                _ => {
+                    let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r, vlo), above);
+                    (_mm256_cvttps_epi32(r), _mm256_or_si256(special, _mm256_castps_si256(out)))
+                }
             }
-            range::WRAP => {
-                let b0 = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_and_ps(r0, abs), wrap_lim);
-                let b1 = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_and_ps(r1, abs), wrap_lim);
-                (r0, r1, _mm256_or_si256(special, _mm256_castps_si256(_mm256_or_ps(b0, b1))))
-            }
-            _ => (r0, r1, _mm256_or_si256(special, _mm256_castps_si256(_mm256_or_ps(out0, out1)))),
         };
-        let (mut i0, mut i1) = (_mm256_cvttps_epi32(c0), _mm256_cvttps_epi32(c1));
-        if R == range::CLAMP {
-            // Above the limit: the integer maximum (int32's is not an f32).
-            i0 = _mm256_blendv_epi8(i0, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r0, vhi)));
-            i1 = _mm256_blendv_epi8(i1, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r1, vhi)));
-        }
+        let (i0, c0) = conv(load8::<S>(s));
+        let (i1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
         store16::<D>(d, i0, i1);
-        any(cold)
+        lanes16(c0, c1)
     })
 }
 
@@ -620,29 +638,27 @@ fn f2i64_body<const M: u8, const D: usize, const R: u8>(
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
     let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
     chunked::<N>(dir, src, dst, (8, D), |s, d| {
-        let Some(s) = s.get(..64) else { return true };
+        let Some(s) = s.get(..64) else { return u32::MAX };
         // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
         let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
-        let (ra, rb) = (round_pd::<M>(a), round_pd::<M>(b));
-        // NaN or +-Inf: the range rule does not apply to them, cold.
-        let sa = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(a, abs), inf);
-        let sb = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(b, abs), inf);
-        let special = _mm256_or_pd(sa, sb);
-        let out_a = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(ra, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(ra, vhi));
-        let out_b = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(rb, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(rb, vhi));
-        let (ca, cb, cold) = match R {
-            range::CLAMP => {
-                (_mm256_min_pd(_mm256_max_pd(ra, vlo), vhi), _mm256_min_pd(_mm256_max_pd(rb, vlo), vhi), special)
-            }
-            range::WRAP => {
-                let big_a = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(ra, abs), wrap_lim);
-                let big_b = _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(rb, abs), wrap_lim);
-                (ra, rb, _mm256_or_pd(special, _mm256_or_pd(big_a, big_b)))
-            }
-            _ => (ra, rb, _mm256_or_pd(special, _mm256_or_pd(out_a, out_b))),
+        // Four lanes: (integers, lanes that need the scalar reference as a 4-bit mask).
+        let conv = |x: __m256d| {
+            let r = round_pd::<M>(x);
+            // NaN or +-Inf: the range rule does not apply to them, cold.
+            let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
+            let (c, cold) = match R {
+                range::CLAMP => (_mm256_min_pd(_mm256_max_pd(r, vlo), vhi), special),
+                range::WRAP => (r, _mm256_or_pd(special, _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(r, abs), wrap_lim))),
+                _ => {
+                    let out = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(r, vhi));
+                    (r, _mm256_or_pd(special, out))
+                }
+            };
+            (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
         };
-        store8::<D>(d, _mm256_set_m128i(_mm256_cvttpd_epi32(cb), _mm256_cvttpd_epi32(ca)));
-        _mm256_movemask_pd(cold) != 0
+        let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
+        store8::<D>(d, _mm256_set_m128i(ib, ia));
+        ma | mb << 4
     })
 }
 
@@ -722,7 +738,7 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
         let (v0, c0) = conv(load8::<S>(s));
         let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
         store16::<D>(d, v0, v1);
-        any(_mm256_or_si256(c0, c1))
+        lanes16(c0, c1)
     })
 }
 
@@ -736,7 +752,7 @@ fn narrow64_body<const M: u8, const D: usize>(dir: &Direction, src: &[u8], dst: 
     let p = Narrow::new(t);
     let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
     chunked::<N>(dir, src, dst, (8, D), |s, d| {
-        let Some(s) = s.get(..64) else { return true };
+        let Some(s) = s.get(..64) else { return u32::MAX };
         // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
         let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
         let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
@@ -750,7 +766,7 @@ fn narrow64_body<const M: u8, const D: usize>(dir: &Direction, src: &[u8], dst: 
         let rb = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(b, sb)));
         let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
         store8::<D>(d, v);
-        any(_mm256_or_si256(over, special))
+        lanes8(_mm256_or_si256(over, special))
     })
 }
 
@@ -763,7 +779,7 @@ fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8])
     const N: usize = 16;
     let exp = _mm_set1_epi8(if E5M2 { 0x7c } else { 0x78 });
     chunked::<N>(dir, src, dst, (1, 4), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..16), d.get_mut(..64)) else { return true };
+        let (Some(s), Some(d)) = (s.get(..16), d.get_mut(..64)) else { return u32::MAX };
         // SAFETY: `s` holds 16 bytes and `d` 64 (checked just above); unaligned loads/stores.
         unsafe {
             let b = _mm_loadu_si128(s.as_ptr().cast());
@@ -782,7 +798,7 @@ fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8])
             }
             _mm256_storeu_ps(d.as_mut_ptr().cast(), lo);
             _mm256_storeu_ps(d.as_mut_ptr().add(32).cast(), hi);
-            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(b, exp), exp)) != 0
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(b, exp), exp)) as u32
         }
     })
 }
@@ -794,13 +810,13 @@ fn half_to_f64_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
     const N: usize = 8;
     chunked::<N>(dir, src, dst, (2, 8), |s, d| {
         let x = load8::<S>(s);
-        let Some(d) = d.get_mut(..64) else { return true };
+        let Some(d) = d.get_mut(..64) else { return u32::MAX };
         // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
         unsafe {
             _mm256_storeu_pd(d.as_mut_ptr().cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
             _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
         }
-        any(special_ps(x))
+        lanes8(special_ps(x))
     })
 }
 
@@ -828,28 +844,30 @@ fn identity_float_body<const Z: usize, const EXP: u64>(
         4 => _mm256_set1_epi32(EXP as i32),
         _ => _mm256_set1_epi64x(EXP as i64),
     };
+    // One bit per element of the 32 bytes `x`.
     let hit = |x: __m256i| {
         let m = _mm256_and_si256(x, e);
         match Z {
-            2 => _mm256_cmpeq_epi16(m, e),
-            4 => _mm256_cmpeq_epi32(m, e),
-            _ => _mm256_cmpeq_epi64(m, e),
+            2 => _pext_u32(_mm256_movemask_epi8(_mm256_cmpeq_epi16(m, e)) as u32, 0x5555_5555),
+            4 => _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(m, e))) as u32,
+            _ => _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, e))) as u32,
         }
     };
     let mut done = 0;
+    let specials = lanes::SpecialMap::new(dir);
     let mut sc = src.chunks_exact(64);
     let mut dc = dst.chunks_exact_mut(64);
     for (s, d) in (&mut sc).zip(&mut dc) {
         // SAFETY: `s` and `d` hold 64 bytes each (chunks_exact); unaligned loads and stores.
-        let bad = unsafe {
+        let flagged = unsafe {
             let a = _mm256_loadu_si256(s.as_ptr().cast());
             let b = _mm256_loadu_si256(s.as_ptr().add(32).cast());
             _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
             _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
-            any(_mm256_or_si256(hit(a), hit(b)))
+            hit(a) | hit(b) << (32 / Z)
         };
-        if bad {
-            lanes::cold(dir, s, d, done)?;
+        if flagged != 0 {
+            lanes::resolve_flagged(dir, specials.as_ref(), s, d, (Z, Z), flagged, done)?;
         }
         done += n;
     }
@@ -869,7 +887,7 @@ fn int_narrow_body<const SS: usize, const DS: usize, const R: u8>(
     let (lo, hi) = dir.to.format().int_bounds();
     let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
     chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
-        let Some(s) = s.get(..N * SS) else { return true };
+        let Some(s) = s.get(..N * SS) else { return u32::MAX };
         // SAFETY: `s` holds N * SS bytes (checked just above); unaligned loads.
         let (x0, x1) = unsafe {
             if SS == 4 {
@@ -885,27 +903,48 @@ fn int_narrow_body<const SS: usize, const DS: usize, const R: u8>(
         let outside = |x| _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
         let fit = |x| if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
         store16::<DS>(d, fit(x0), fit(x1));
-        R == range::ERROR && any(_mm256_or_si256(outside(x0), outside(x1)))
+        if R == range::ERROR {
+            lanes16(outside(x0), outside(x1))
+        } else {
+            0
+        }
     })
 }
 
-// Sources of 8 bits or less to 32-bit targets: 8 lanes per gather from the table.
-entry!(lut_gather32, lut_gather32_body);
+// Sources of 8 bits or less, any target: the table's entries gathered 8 lanes at a time,
+// and the failing bytes' words gathered beside them when the table has any. 16 per step.
+entry!(lut_gather<const D: usize>, lut_gather_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_gather32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn lut_gather_body<const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    let (values, fails) = (lut.values(), lut.fails());
-    const N: usize = 8;
-    chunked::<N>(dir, src, dst, (1, 4), |s, d| {
-        let bad =
-            lut.any_fail() && s.iter().fold(false, |acc, &b| acc | fails.get(b as usize).copied().unwrap_or(true));
-        // SAFETY: `s` holds 8 bytes and `d` 32 (chunks_exact). The gather reads the low 4
-        // bytes (x86_64 is little-endian) of entries 0..=255 of the 256-entry u64 table.
+    let (values, fails) = (lut.values(), lut.fail_words());
+    const N: usize = 16;
+    chunked::<N>(dir, src, dst, (1, D), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * D)) else { return u32::MAX };
+        // SAFETY: `s` holds 16 bytes and `d` 16 * D (checked just above). Every index is a
+        // byte (0..=255) and both tables have 256 entries: the gathers read the low 4 bytes
+        // (x86_64 is little-endian) or all 8 of a u64 entry, or one u32 word, in bounds.
         unsafe {
-            let idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().cast()));
-            let v = _mm256_i32gather_epi32::<8>(values.as_ptr().cast(), idx);
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
+            let i0 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().cast()));
+            let i1 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().add(8).cast()));
+            if D == 8 {
+                let base = values.as_ptr().cast::<i64>();
+                for (k, idx) in [i0, i1].into_iter().enumerate() {
+                    let lo = _mm256_i32gather_epi64::<8>(base, _mm256_castsi256_si128(idx));
+                    let hi = _mm256_i32gather_epi64::<8>(base, _mm256_extracti128_si256::<1>(idx));
+                    _mm256_storeu_si256(d.as_mut_ptr().add(64 * k).cast(), lo);
+                    _mm256_storeu_si256(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
+                }
+            } else {
+                let base = values.as_ptr().cast::<i32>();
+                store16::<D>(d, _mm256_i32gather_epi32::<8>(base, i0), _mm256_i32gather_epi32::<8>(base, i1));
+            }
+            if lut.any_fail() {
+                let f = fails.as_ptr().cast::<i32>();
+                lanes16(_mm256_i32gather_epi32::<4>(f, i0), _mm256_i32gather_epi32::<4>(f, i1))
+            } else {
+                0
+            }
         }
-        bad
     })
 }
