@@ -89,11 +89,10 @@ pub enum LaneClass {
 pub struct LaneParams {
     /// The program.
     pub class: LaneClass,
-    /// Source width in bits and mantissa bits (floats), signedness (integers).
+    /// Source width in bits and mantissa bits (floats).
     src_bits: u32,
     src_man: u32,
     src_bias: i64,
-    src_signed: bool,
     /// Target width, mantissa bits, bias, sign, and the largest finite magnitude pattern.
     dst_bits: u32,
     dst_man: u32,
@@ -107,8 +106,10 @@ pub struct LaneParams {
     /// Integer targets: magnitude limits on each side, and the clamp results.
     lim_pos: u64,
     lim_neg: u64,
-    /// Signed integer target: results are stored sign-extended (int2/int4 fill the byte).
-    dst_signed: bool,
+    /// Signed integer target: its sign bit, by which results are stored sign-extended
+    /// (int2/int4 fill the byte); 0 for other targets. Likewise for a signed source.
+    dst_sign_ext: u64,
+    src_sign_ext: u64,
     min_bits: u64,
     max_bits: u64,
     /// Canonical scalar_map keys (padded with a copy of the first), and how many are real.
@@ -149,7 +150,6 @@ impl LaneParams {
             src_bits: s.bits,
             src_man: s.man_bits,
             src_bias: s.bias as i64,
-            src_signed: s.kind == Kind::Signed,
             dst_bits: d.bits,
             dst_man: d.man_bits,
             dst_bias: d.bias as i64,
@@ -161,7 +161,8 @@ impl LaneParams {
             dst_mask: d.mask(),
             lim_pos,
             lim_neg,
-            dst_signed: d.kind == Kind::Signed,
+            dst_sign_ext: if d.kind == Kind::Signed { d.sign_mask() } else { 0 },
+            src_sign_ext: if s.kind == Kind::Signed { s.sign_mask() } else { 0 },
             min_bits: d.min_bits(),
             max_bits: d.max_bits(),
             keys,
@@ -298,46 +299,43 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
     (out, bad)
 }
 
-/// The stored form of an integer result: sign-extended for signed targets, so that the
-/// low bytes written are right for every width, int2 and int4 included.
+/// The stored form of an integer result (masked to the target's width): sign-extended for
+/// signed targets, so that the low bytes written are right for every width, int2 and int4
+/// included. By xor and subtract: AVX2 has no 64-bit arithmetic shift, and a shift here
+/// made the compiler scalarise the whole lane program.
 #[inline(always)]
 fn stored_int(p: &LaneParams, bits: u64) -> u64 {
-    if p.dst_signed {
-        (((bits << (64 - p.dst_bits)) as i64) >> (64 - p.dst_bits)) as u64
-    } else {
-        bits
-    }
+    (bits ^ p.dst_sign_ext).wrapping_sub(p.dst_sign_ext)
 }
 
-/// Sign and magnitude of an integer lane.
+/// An all-ones mask where `c` holds: data-dependent choices are written as mask blends so
+/// that they stay blends in vector code.
 #[inline(always)]
-fn int_parts(p: &LaneParams, x: u64) -> (bool, u64) {
-    if p.src_signed {
-        let v = ((x << (64 - p.src_bits)) as i64) >> (64 - p.src_bits);
-        (v < 0, v.unsigned_abs())
-    } else {
-        (false, x)
-    }
+fn mask(c: bool) -> u64 {
+    (c as u64).wrapping_neg()
+}
+
+/// Sign mask (all ones if negative) and magnitude of an integer lane.
+#[inline(always)]
+fn int_parts(p: &LaneParams, x: u64) -> (u64, u64) {
+    let v = (x ^ p.src_sign_ext).wrapping_sub(p.src_sign_ext);
+    let m = mask(x & p.src_sign_ext != 0);
+    (m, (v ^ m).wrapping_sub(m))
 }
 
 /// Integer to integer: the range rule in-lane.
 #[inline(always)]
 pub fn int_to_int<const R: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     let (neg, n) = int_parts(p, x);
-    let limit = if neg { p.lim_neg } else { p.lim_pos };
+    let limit = (p.lim_neg & neg) | (p.lim_pos & !neg);
     let in_range = n <= limit;
-    let wrapped = (if neg { n.wrapping_neg() } else { n }) & p.dst_mask;
+    let wrapped = ((n ^ neg).wrapping_sub(neg)) & p.dst_mask;
     let out = stored_int(
         p,
         match R {
             range::CLAMP => {
-                if in_range {
-                    wrapped
-                } else if neg {
-                    p.min_bits
-                } else {
-                    p.max_bits
-                }
+                let keep = mask(in_range);
+                (wrapped & keep) | (((p.min_bits & neg) | (p.max_bits & !neg)) & !keep)
             }
             _ => wrapped,
         },
@@ -349,7 +347,8 @@ pub fn int_to_int<const R: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
 /// Integer to float: results that are normal and in range; zero.
 #[inline(always)]
 pub fn int_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
-    let (neg, n) = int_parts(p, x);
+    let (neg_mask, n) = int_parts(p, x);
+    let neg = neg_mask != 0;
     let mt = p.dst_man;
     let msb = 63 - (n | 1).leading_zeros();
     let sh = msb.saturating_sub(mt);

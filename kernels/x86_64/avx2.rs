@@ -72,7 +72,14 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     let to = dir.to;
     let (m, r) = (mode_code(dir.rounding), range_code(dir.out_of_range));
     if from == to {
-        return pick_identity(from);
+        if let Some(k) = pick_identity(from) {
+            return Some(k);
+        }
+    }
+    if from.is_integer() && to.is_integer() {
+        if let Some(k) = pick_int_to_int(from, to.size(), r) {
+            return Some(k);
+        }
     }
     if dir.lut.is_some() {
         return match (from, to) {
@@ -114,7 +121,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             mode::TN => f32_to_bf16::<{ mode::TN }>,
             _ => f32_to_bf16::<{ mode::NA }>,
         }),
-        (T::Int32 | T::Int16, T::Int8 | T::UInt8 | T::Int16 | T::UInt16) => pick_int_narrow(from.size(), to.size(), r),
         (T::Float32 | T::Float16 | T::BFloat16, T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32) => match src_code
         {
             src::F32 => by_mode!(m, pick_f2i32[src::F32], to.size(), r),
@@ -157,21 +163,33 @@ fn pick_identity(t: DataType) -> Option<KernelFn> {
     })
 }
 
-/// The narrowing kernel for (source size, target size, range rule), all resolved here.
-fn pick_int_narrow(ss: usize, ds: usize, r: u8) -> Option<KernelFn> {
-    Some(match (ss, ds, r) {
-        (4, 1, range::ERROR) => int_narrow::<4, 1, { range::ERROR }> as KernelFn,
-        (4, 1, range::CLAMP) => int_narrow::<4, 1, { range::CLAMP }> as KernelFn,
-        (4, 1, range::WRAP) => int_narrow::<4, 1, { range::WRAP }> as KernelFn,
-        (4, 2, range::ERROR) => int_narrow::<4, 2, { range::ERROR }> as KernelFn,
-        (4, 2, range::CLAMP) => int_narrow::<4, 2, { range::CLAMP }> as KernelFn,
-        (4, 2, range::WRAP) => int_narrow::<4, 2, { range::WRAP }> as KernelFn,
-        (2, 1, range::ERROR) => int_narrow::<2, 1, { range::ERROR }> as KernelFn,
-        (2, 1, range::CLAMP) => int_narrow::<2, 1, { range::CLAMP }> as KernelFn,
-        (2, 1, range::WRAP) => int_narrow::<2, 1, { range::WRAP }> as KernelFn,
-        (2, 2, range::ERROR) => int_narrow::<2, 2, { range::ERROR }> as KernelFn,
-        (2, 2, range::CLAMP) => int_narrow::<2, 2, { range::CLAMP }> as KernelFn,
-        (2, 2, range::WRAP) => int_narrow::<2, 2, { range::WRAP }> as KernelFn,
+/// The integer kernel for a source that fits i32 lanes, by target size and range rule.
+fn pick_int_to_int(from: DataType, ds: usize, r: u8) -> Option<KernelFn> {
+    use DataType as T;
+    match from {
+        T::Int2 | T::Int4 | T::Int8 | T::UInt2 | T::UInt4 | T::UInt8 => pick_int_to_int_s::<1, false>(ds, r),
+        T::Int16 => pick_int_to_int_s::<2, true>(ds, r),
+        T::UInt16 => pick_int_to_int_s::<2, false>(ds, r),
+        T::Int32 => pick_int_to_int_s::<4, true>(ds, r),
+        _ => None,
+    }
+}
+
+/// [`pick_int_to_int`] for one source layout.
+fn pick_int_to_int_s<const SS: usize, const SIGNED: bool>(ds: usize, r: u8) -> Option<KernelFn> {
+    Some(match (ds, r) {
+        (1, range::ERROR) => int_to_int::<SS, SIGNED, 1, { range::ERROR }> as KernelFn,
+        (1, range::CLAMP) => int_to_int::<SS, SIGNED, 1, { range::CLAMP }> as KernelFn,
+        (1, range::WRAP) => int_to_int::<SS, SIGNED, 1, { range::WRAP }> as KernelFn,
+        (2, range::ERROR) => int_to_int::<SS, SIGNED, 2, { range::ERROR }> as KernelFn,
+        (2, range::CLAMP) => int_to_int::<SS, SIGNED, 2, { range::CLAMP }> as KernelFn,
+        (2, range::WRAP) => int_to_int::<SS, SIGNED, 2, { range::WRAP }> as KernelFn,
+        (4, range::ERROR) => int_to_int::<SS, SIGNED, 4, { range::ERROR }> as KernelFn,
+        (4, range::CLAMP) => int_to_int::<SS, SIGNED, 4, { range::CLAMP }> as KernelFn,
+        (4, range::WRAP) => int_to_int::<SS, SIGNED, 4, { range::WRAP }> as KernelFn,
+        (8, range::ERROR) => int_to_int::<SS, SIGNED, 8, { range::ERROR }> as KernelFn,
+        (8, range::CLAMP) => int_to_int::<SS, SIGNED, 8, { range::CLAMP }> as KernelFn,
+        (8, range::WRAP) => int_to_int::<SS, SIGNED, 8, { range::WRAP }> as KernelFn,
         _ => return None,
     })
 }
@@ -874,39 +892,76 @@ fn identity_float_body<const Z: usize, const EXP: u64>(
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
-// Narrowing int32/int16 -> int8/uint8/int16/uint16 with any range rule: values are clamped
-// or wrapped in 32-bit lanes; out-of-range lanes without a rule go cold. 16 per step.
-entry!(int_narrow<const SS: usize, const DS: usize, const R: u8>, int_narrow_body);
+// Integer -> integer for sources that fit i32 lanes (every integer type of 32 bits or less
+// but uint32) and every integer target: the range rule in 32-bit lanes, then the stored form
+// (sign-extended for signed targets, masked for unsigned ones; 64-bit targets sign-extend
+// the lane, which is also the wrap of a negative value). 16 per step.
+entry!(int_to_int<const SS: usize, const SIGNED: bool, const DS: usize, const R: u8>, int_to_int_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn int_narrow_body<const SS: usize, const DS: usize, const R: u8>(
+fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 16;
-    let (lo, hi) = dir.to.format().int_bounds();
-    let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
+    let (f, t) = (dir.from.format(), dir.to.format());
+    let (lo, hi) = t.int_bounds();
+    let (vlo, vhi) =
+        (_mm256_set1_epi32(lo.max(i32::MIN as i128) as i32), _mm256_set1_epi32(hi.min(i32::MAX as i128) as i32));
+    // Reading: a byte source is zero-extended, then sign-extended from its width (int2,
+    // int4, int8) or masked to it (uint2, uint4). Writing: the same for the target.
+    let ext = |fmt: &Format| {
+        let narrow = fmt.bits < 32;
+        let signed = fmt.kind == Kind::Signed;
+        let shift = if narrow && signed { 32 - fmt.bits } else { 0 };
+        let mask = if narrow && !signed { fmt.mask() as i32 } else { -1 };
+        (_mm_cvtsi32_si128(shift as i32), _mm256_set1_epi32(mask))
+    };
+    let (s_shift, s_mask) = ext(f);
+    let (d_shift, d_mask) = ext(t);
+    let conv = |x: __m256i| {
+        let x =
+            if SS == 1 { _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(x, s_shift), s_shift), s_mask) } else { x };
+        let outside = _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
+        let v = if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
+        let v = _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, d_shift), d_shift), d_mask);
+        (v, if R == range::ERROR { outside } else { _mm256_setzero_si256() })
+    };
     chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
-        let Some(s) = s.get(..N * SS) else { return u32::MAX };
-        // SAFETY: `s` holds N * SS bytes (checked just above); unaligned loads.
-        let (x0, x1) = unsafe {
-            if SS == 4 {
-                (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast()))
+        let (Some(s), Some(d)) = (s.get(..N * SS), d.get_mut(..N * DS)) else { return u32::MAX };
+        // SAFETY: `s` holds N * SS bytes and `d` N * DS (checked just above); unaligned
+        // loads and stores inside them.
+        unsafe {
+            let p = s.as_ptr();
+            let (x0, x1) = match (SS, SIGNED) {
+                (1, _) => (
+                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast())),
+                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.add(8).cast())),
+                ),
+                (2, true) => (
+                    _mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast())),
+                    _mm256_cvtepi16_epi32(_mm_loadu_si128(p.add(16).cast())),
+                ),
+                (2, false) => (
+                    _mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast())),
+                    _mm256_cvtepu16_epi32(_mm_loadu_si128(p.add(16).cast())),
+                ),
+                _ => (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())),
+            };
+            let ((v0, o0), (v1, o1)) = (conv(x0), conv(x1));
+            if DS == 8 {
+                let q = d.as_mut_ptr();
+                for (k, v) in [v0, v1].into_iter().enumerate() {
+                    _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+                    _mm256_storeu_si256(
+                        q.add(64 * k + 32).cast(),
+                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v)),
+                    );
+                }
             } else {
-                let w = _mm256_loadu_si256(s.as_ptr().cast());
-                (
-                    _mm256_cvtepi16_epi32(_mm256_castsi256_si128(w)),
-                    _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(w)),
-                )
+                store16::<DS>(d, v0, v1);
             }
-        };
-        let outside = |x| _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
-        let fit = |x| if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
-        store16::<DS>(d, fit(x0), fit(x1));
-        if R == range::ERROR {
-            lanes16(outside(x0), outside(x1))
-        } else {
-            0
+            lanes16(o0, o1)
         }
     })
 }
