@@ -121,13 +121,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             mode::TN => f32_to_bf16::<{ mode::TN }>,
             _ => f32_to_bf16::<{ mode::NA }>,
         }),
-        (T::Float32 | T::Float16 | T::BFloat16, T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32) => match src_code
-        {
+        (T::Float32 | T::Float16 | T::BFloat16, _) if to.is_integer() && to.size() <= 4 => match src_code {
             src::F32 => by_mode!(m, pick_f2i32[src::F32], to.size(), r),
             src::F16 => by_mode!(m, pick_f2i32[src::F16], to.size(), r),
             _ => by_mode!(m, pick_f2i32[src::BF16], to.size(), r),
         },
-        (T::Float64, T::Int8 | T::UInt8 | T::Int16 | T::UInt16 | T::Int32) => by_mode!(m, pick_f2i64, to.size(), r),
+        (T::Float64, _) if to.is_integer() && to.size() <= 4 => by_mode!(m, pick_f2i64, to.size(), r),
         (T::Float32 | T::Float16 | T::BFloat16, _) if narrows_in_f32(to.format()) => match src_code {
             src::F32 => by_mode!(m, pick_narrow32[src::F32], to.size()),
             src::F16 => by_mode!(m, pick_narrow32[src::F16], to.size()),
@@ -588,11 +587,36 @@ fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
 }
 
 /// An integer target's limits as f32, rounded inwards (every limit up to 16 bits is exact;
-/// int32's largest f32 below 2^31 is 2^31 - 128, so `r > hi` means `r >= 2^31`).
+/// int32's largest f32 below 2^31 is 2^31 - 128, so `r > hi` means `r >= 2^31`; uint32's
+/// below 2^32 is 2^32 - 256).
 fn int_limits_f32(t: &Format) -> (f32, f32) {
     let (lo, hi) = t.int_bounds();
-    let hi = if t.bits >= 32 { 2_147_483_520.0 } else { hi as f32 };
+    let hi = match (t.bits, t.kind) {
+        (32, Kind::Signed) => 2_147_483_520.0,
+        (32, _) => 4_294_967_040.0,
+        _ => hi as f32,
+    };
     (lo as f32, hi)
+}
+
+/// How the integers of a format sit in 32-bit lanes: (shift, mask) such that
+/// `sra(sll(v, shift), shift) & mask` sign-extends from the format's width (signed types
+/// narrower than 32 bits) or masks to it (unsigned ones); identity for 32-bit types. Read
+/// and stored forms both (int2/int4 are stored sign-extended to their byte).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn form_of(fmt: &Format) -> (__m128i, __m256i) {
+    let narrow = fmt.bits < 32;
+    let signed = fmt.kind == Kind::Signed;
+    let shift = if narrow && signed { 32 - fmt.bits } else { 0 };
+    let mask = if narrow && !signed { fmt.mask() as i32 } else { -1 };
+    (_mm_cvtsi32_si128(shift as i32), _mm256_set1_epi32(mask))
+}
+
+/// Apply a [`form_of`] to eight lanes.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn in_form(v: __m256i, (shift, mask): (__m128i, __m256i)) -> __m256i {
+    _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, shift), shift), mask)
 }
 
 // float16/bfloat16/float32 -> int8/uint8/int16/uint16/int32, in f32: round in the requested
@@ -612,6 +636,12 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
     // Wrap converts magnitudes below 2^31 in-lane (cvtt's range); larger ones go cold.
     let wrap_lim = _mm256_set1_ps(2_147_483_520.0);
     let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+    // uint32 results of 2^31 and more: converted as r - 2^32 (exact), same low 32 bits.
+    let two31 = _mm256_set1_ps(2_147_483_648.0);
+    let adjust = _mm256_set1_ps(if dir.to == DataType::UInt32 { 4_294_967_296.0 } else { 0.0 });
+    let cvt =
+        |c: __m256| _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), adjust)));
+    let form = form_of(dir.to.format());
     chunked::<N>(dir, src, dst, (ss, D), |s, d| {
         // One vector of eight lanes: (integers, lanes that need the scalar reference).
         let conv = |x: __m256| {
@@ -620,8 +650,8 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
             let above = _mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi);
             match R {
                 range::CLAMP => {
-                    let i = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
-                    // Above the limit: the integer maximum (int32's is not an f32).
+                    let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
+                    // Above the limit: the integer maximum (int32's and uint32's are not f32).
                     (_mm256_blendv_epi8(i, ihi, _mm256_castps_si256(above)), special)
                 }
                 range::WRAP => {
@@ -630,9 +660,14 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
                 }
                 _ => {
                     let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r, vlo), above);
-                    (_mm256_cvttps_epi32(r), _mm256_or_si256(special, _mm256_castps_si256(out)))
+                    (cvt(r), _mm256_or_si256(special, _mm256_castps_si256(out)))
                 }
             }
+        };
+        // Byte targets: the stored form (wrap of int2/int4/uint2/uint4; a no-op otherwise).
+        let conv = |x: __m256| {
+            let (i, c) = conv(x);
+            (if D == 1 { in_form(i, form) } else { i }, c)
         };
         let (i0, c0) = conv(load8::<S>(s));
         let (i1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
@@ -655,6 +690,10 @@ fn f2i64_body<const M: u8, const D: usize, const R: u8>(
     let wrap_lim = _mm256_set1_pd(2_147_483_647.0);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
     let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
+    // uint32 results of 2^31 and more: converted as r - 2^32 (exact), same low 32 bits.
+    let two31 = _mm256_set1_pd(2_147_483_648.0);
+    let adjust = _mm256_set1_pd(if dir.to == DataType::UInt32 { 4_294_967_296.0 } else { 0.0 });
+    let form = form_of(dir.to.format());
     chunked::<N>(dir, src, dst, (8, D), |s, d| {
         let Some(s) = s.get(..64) else { return u32::MAX };
         // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
@@ -672,10 +711,13 @@ fn f2i64_body<const M: u8, const D: usize, const R: u8>(
                     (r, _mm256_or_pd(special, out))
                 }
             };
+            let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), adjust));
             (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
         };
         let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
-        store8::<D>(d, _mm256_set_m128i(ib, ia));
+        let v = _mm256_set_m128i(ib, ia);
+        // Byte targets: the stored form (wrap of int2/int4/uint2/uint4; a no-op otherwise).
+        store8::<D>(d, if D == 1 { in_form(v, form) } else { v });
         ma | mb << 4
     })
 }
@@ -910,21 +952,12 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
         (_mm256_set1_epi32(lo.max(i32::MIN as i128) as i32), _mm256_set1_epi32(hi.min(i32::MAX as i128) as i32));
     // Reading: a byte source is zero-extended, then sign-extended from its width (int2,
     // int4, int8) or masked to it (uint2, uint4). Writing: the same for the target.
-    let ext = |fmt: &Format| {
-        let narrow = fmt.bits < 32;
-        let signed = fmt.kind == Kind::Signed;
-        let shift = if narrow && signed { 32 - fmt.bits } else { 0 };
-        let mask = if narrow && !signed { fmt.mask() as i32 } else { -1 };
-        (_mm_cvtsi32_si128(shift as i32), _mm256_set1_epi32(mask))
-    };
-    let (s_shift, s_mask) = ext(f);
-    let (d_shift, d_mask) = ext(t);
+    let (s_form, d_form) = (form_of(f), form_of(t));
     let conv = |x: __m256i| {
-        let x =
-            if SS == 1 { _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(x, s_shift), s_shift), s_mask) } else { x };
+        let x = if SS == 1 { in_form(x, s_form) } else { x };
         let outside = _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
         let v = if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
-        let v = _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, d_shift), d_shift), d_mask);
+        let v = in_form(v, d_form);
         (v, if R == range::ERROR { outside } else { _mm256_setzero_si256() })
     };
     chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
