@@ -22,14 +22,57 @@ use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
 
-/// Source codes of the float-domain kernels (which load converts eight lanes to f32).
+/// Source codes of the float-domain kernels: how eight (f32 domain) or four (f64 domain)
+/// source lanes are loaded as floats, always exactly.
 mod src {
     /// float32
     pub const F32: u8 = 0;
-    /// float16 (F16C widening, exact)
+    /// float16 (F16C widening)
     pub const F16: u8 = 1;
-    /// bfloat16 (shift into the top half, exact)
+    /// bfloat16 (shift into the top half)
     pub const BF16: u8 = 2;
+    /// int8, uint8, int16, uint16 (every value is an f32)
+    pub const I8: u8 = 3;
+    /// uint8
+    pub const U8: u8 = 4;
+    /// int16
+    pub const I16: u8 = 5;
+    /// uint16
+    pub const U16: u8 = 6;
+    /// float64 (f64 domain)
+    pub const F64: u8 = 7;
+    /// int32 (f64 domain: every value is an f64)
+    pub const I32: u8 = 8;
+    /// uint32 (f64 domain)
+    pub const U32: u8 = 9;
+
+    /// Bytes per source element.
+    pub const fn size(s: u8) -> usize {
+        match s {
+            I8 | U8 => 1,
+            F16 | BF16 | I16 | U16 => 2,
+            F64 => 8,
+            _ => 4,
+        }
+    }
+
+    /// The code of a source type.
+    pub fn of(t: crate::dtype::DataType) -> Option<u8> {
+        use crate::dtype::DataType as T;
+        Some(match t {
+            T::Float32 => F32,
+            T::Float16 => F16,
+            T::BFloat16 => BF16,
+            T::Int8 => I8,
+            T::UInt8 => U8,
+            T::Int16 => I16,
+            T::UInt16 => U16,
+            T::Float64 => F64,
+            T::Int32 => I32,
+            T::UInt32 => U32,
+            _ => return None,
+        })
+    }
 }
 
 /// Call `$pick::<[$pre,] M>($args)` with `M` the const generic of the rounding code `$m`.
@@ -78,6 +121,11 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     }
     if from.is_integer() && to.is_integer() {
         if let Some(k) = pick_int_to_int(from, to.size(), r) {
+            return Some(k);
+        }
+    }
+    if from.is_integer() && to.is_float() {
+        if let Some(k) = src::of(from).and_then(|s| pick_int_to_float(s, to, m)) {
             return Some(k);
         }
     }
@@ -132,7 +180,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             src::F16 => by_mode!(m, pick_narrow32[src::F16], to.size()),
             _ => by_mode!(m, pick_narrow32[src::BF16], to.size()),
         },
-        (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64, to.size()),
+        (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
         _ => None,
     }
 }
@@ -234,14 +282,47 @@ fn pick_narrow32<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
     })
 }
 
-/// float64 -> a float with subnormals of `ds` bytes in rounding `M`.
-fn pick_narrow64<const M: u8>(ds: usize) -> Option<KernelFn> {
+/// float64/int32/uint32 -> a float with subnormals of `ds` bytes in rounding `M`.
+fn pick_narrow64<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
     Some(match ds {
-        1 => narrow64::<M, 1> as KernelFn,
-        2 => narrow64::<M, 2>,
-        4 => narrow64::<M, 4>,
+        1 => narrow64::<S, M, 1> as KernelFn,
+        2 => narrow64::<S, M, 2>,
+        4 => narrow64::<S, M, 4>,
         _ => return None,
     })
+}
+
+/// Integer -> float: exact conversions, or one rounding in the f32 / f64 domain.
+fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
+    use DataType as T;
+    let t = to.format();
+    let wide = matches!(s, src::I32 | src::U32);
+    if to == T::Float64 || (to == T::Float32 && !wide) {
+        return Some(match (s, to.size()) {
+            (src::I8, 4) => int_to_float_exact::<{ src::I8 }, 4> as KernelFn,
+            (src::U8, 4) => int_to_float_exact::<{ src::U8 }, 4>,
+            (src::I16, 4) => int_to_float_exact::<{ src::I16 }, 4>,
+            (src::U16, 4) => int_to_float_exact::<{ src::U16 }, 4>,
+            (src::I8, _) => int_to_float_exact::<{ src::I8 }, 8>,
+            (src::U8, _) => int_to_float_exact::<{ src::U8 }, 8>,
+            (src::I16, _) => int_to_float_exact::<{ src::I16 }, 8>,
+            (src::U16, _) => int_to_float_exact::<{ src::U16 }, 8>,
+            (src::I32, _) => int_to_float_exact::<{ src::I32 }, 8>,
+            (_, _) => int_to_float_exact::<{ src::U32 }, 8>,
+        });
+    }
+    if !(t.subnormals && t.has_sign) {
+        return None;
+    }
+    match s {
+        src::I32 => by_mode!(m, pick_narrow64[src::I32], to.size()),
+        src::U32 => by_mode!(m, pick_narrow64[src::U32], to.size()),
+        _ if to.size() > 2 => None,
+        src::I8 => by_mode!(m, pick_narrow32[src::I8], to.size()),
+        src::U8 => by_mode!(m, pick_narrow32[src::U8], to.size()),
+        src::I16 => by_mode!(m, pick_narrow32[src::I16], to.size()),
+        _ => by_mode!(m, pick_narrow32[src::U16], to.size()),
+    }
 }
 
 /// Which of eight float32 lanes (as bits) have their exponent all ones: NaN (which must
@@ -459,19 +540,50 @@ fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn load8<const S: u8>(s: &[u8]) -> __m256 {
-    let need = if S == src::F32 { 32 } else { 16 };
-    match s.get(..need) {
-        // SAFETY: the slice holds the `need` bytes read (checked just above); unaligned loads.
+    match s.get(..8 * src::size(S)) {
+        // SAFETY: the slice holds the 8 elements read (checked just above); unaligned loads.
         Some(b) => unsafe {
+            let p = b.as_ptr();
             match S {
-                src::F32 => _mm256_loadu_ps(b.as_ptr().cast()),
-                src::F16 => _mm256_cvtph_ps(_mm_loadu_si128(b.as_ptr().cast())),
-                _ => _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(
-                    b.as_ptr().cast(),
-                )))),
+                src::F32 => _mm256_loadu_ps(p.cast()),
+                src::F16 => _mm256_cvtph_ps(_mm_loadu_si128(p.cast())),
+                src::BF16 => {
+                    _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
+                }
+                src::I8 => _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(p.cast()))),
+                src::U8 => _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()))),
+                src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
+                _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
             }
         },
         None => _mm256_setzero_ps(),
+    }
+}
+
+/// Load eight source lanes as two vectors of f64 (exact for float64, int32 and uint32).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
+    let Some(b) = s.get(..8 * src::size(S)) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
+    // SAFETY: the slice holds the 8 elements read (checked just above); unaligned loads.
+    unsafe {
+        let p = b.as_ptr();
+        if S == src::F64 {
+            return (_mm256_loadu_pd(p.cast()), _mm256_loadu_pd(p.add(32).cast()));
+        }
+        let v = _mm256_loadu_si256(p.cast());
+        let (a, b) =
+            (_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), _mm256_cvtepi32_pd(_mm256_extracti128_si256::<1>(v)));
+        if S == src::U32 {
+            // Lanes read as negative int32 are uint32 values 2^32 higher (exact in f64).
+            let up = |x: __m256d| {
+                let neg = _mm256_cmp_pd::<_CMP_LT_OQ>(x, _mm256_setzero_pd());
+                _mm256_add_pd(x, _mm256_and_pd(neg, _mm256_set1_pd(4_294_967_296.0)))
+            };
+            (up(a), up(b))
+        } else {
+            (a, b)
+        }
     }
 }
 
@@ -780,7 +892,7 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 16;
-    let ss = if S == src::F32 { 4 } else { 2 };
+    let ss = src::size(S);
     let t = dir.to.format();
     let p = Narrow::new(t);
     let m = _mm256_set1_epi32(t.man_bits as i32 + 127);
@@ -788,7 +900,9 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
         let bits = _mm256_castps_si256(x);
         let field = _mm256_srli_epi32::<23>(_mm256_and_si256(bits, _mm256_set1_epi32(i32::MAX)));
         let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(127)), p.emin);
-        // 2^(m - ec): a normal f32 (narrows_in_f32), so the product is exact.
+        // 2^(m - ec): a normal f32 for every float source (narrows_in_f32) and every
+        // non-zero integer (e >= 0), so the product is exact. (A zero lane of an integer
+        // source to bfloat16 gets a field of 260, which wraps to a finite scale: 0 * it = 0.)
         let scale = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_sub_epi32(m, ec)));
         let r = _mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(x, scale)));
         let (v, over) = p.encode(ec, r, _mm256_srai_epi32::<31>(bits));
@@ -802,19 +916,21 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
     })
 }
 
-// float64 -> any float with subnormals and a sign (float32 in the modes other than
-// nearest-even, float16, bfloat16, float8/6/4), in f64. 8 elements per step.
-entry!(narrow64<const M: u8, const D: usize>, narrow64_body);
+// float64, int32, uint32 -> any float with subnormals and a sign (float32 in the modes
+// other than nearest-even, float16, bfloat16, float8/6/4), in f64. 8 elements per step.
+entry!(narrow64<const S: u8, const M: u8, const D: usize>, narrow64_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn narrow64_body<const M: u8, const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn narrow64_body<const S: u8, const M: u8, const D: usize>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 8;
     let t = dir.to.format();
     let p = Narrow::new(t);
     let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
-    chunked::<N>(dir, src, dst, (8, D), |s, d| {
-        let Some(s) = s.get(..64) else { return u32::MAX };
-        // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-        let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
+    chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
+        let (a, b) = load8_pd::<S>(s);
         let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
         let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
         let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
@@ -827,6 +943,39 @@ fn narrow64_body<const M: u8, const D: usize>(dir: &Direction, src: &[u8], dst: 
         let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
         store8::<D>(d, v);
         lanes8(_mm256_or_si256(over, special))
+    })
+}
+
+// Integer sources whose every value is exact in the target float (8/16-bit integers to
+// float32/float64, int32/uint32 to float64): a conversion and a store. 8 per step.
+entry!(int_to_float_exact<const S: u8, const D: usize>, int_to_float_exact_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int_to_float_exact_body<const S: u8, const D: usize>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 8;
+    chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
+        let Some(d) = d.get_mut(..N * D) else { return u32::MAX };
+        let q = d.as_mut_ptr();
+        // SAFETY: `d` holds N * D bytes (checked just above); unaligned stores inside it.
+        unsafe {
+            if S == src::I32 || S == src::U32 {
+                let (a, b) = load8_pd::<S>(s);
+                _mm256_storeu_pd(q.cast(), a);
+                _mm256_storeu_pd(q.add(32).cast(), b);
+            } else {
+                let x = load8::<S>(s);
+                if D == 4 {
+                    _mm256_storeu_ps(q.cast(), x);
+                } else {
+                    _mm256_storeu_pd(q.cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+                    _mm256_storeu_pd(q.add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+                }
+            }
+        }
+        0
     })
 }
 
