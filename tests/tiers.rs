@@ -390,3 +390,40 @@ fn special_map_keys_on_every_tier() {
         }
     }
 }
+
+/// Integer narrowing: one out-of-range value at each position of a few steps of in-range
+/// values, for each range rule. Without a rule, the first error's index must match scalar;
+/// with one, every result.
+#[test]
+fn an_out_of_range_integer_at_every_lane_position() {
+    use DataType as T;
+    let pairs = [
+        (T::Int16, T::Int8),
+        (T::Int16, T::UInt8),
+        (T::Int32, T::Int8),
+        (T::Int32, T::UInt8),
+        (T::Int32, T::Int16),
+        (T::Int32, T::UInt16),
+        (T::Int32, T::Int4),
+        (T::UInt16, T::Int8),
+        (T::Int64, T::Int8),
+    ];
+    let n = 2 * MAX_STEP + 3;
+    for (src, dst) in pairs {
+        let ordinary: Vec<u64> = (0..n).map(|i| (i as u64 * 7) % 6).collect();
+        for bad in [300i64, -300, 70_000, -70_000, 8] {
+            let bad = (bad as u64) & src.format().mask();
+            for oor in [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)] {
+                let plan = CastPlan::new(&CastConfig::new(dst).with_out_of_range(oor), src, None).unwrap();
+                for tier in vector_tiers() {
+                    for pos in 0..n {
+                        let mut bits = ordinary.clone();
+                        bits[pos] = bad;
+                        let input = to_bytes(src, &bits);
+                        same_as_scalar(&plan, tier, &input, &format!("{src}->{dst} {bad:#x} at {pos} {oor:?}"));
+                    }
+                }
+            }
+        }
+    }
+}

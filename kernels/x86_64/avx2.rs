@@ -120,7 +120,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         }
     }
     if from.is_integer() && to.is_integer() {
-        if let Some(k) = pick_int_to_int(from, to.size(), r) {
+        if let Some(k) = pick_int_pack(from, to, r).or_else(|| pick_int_to_int(from, to.size(), r)) {
             return Some(k);
         }
     }
@@ -206,6 +206,29 @@ fn pick_identity(t: DataType) -> Option<KernelFn> {
         T::BFloat16 => identity_float::<2, 0x7f80>,
         T::Float32 => identity_float::<4, 0x7f80_0000>,
         T::Float64 => identity_float::<8, 0x7ff0_0000_0000_0000>,
+        _ => return None,
+    })
+}
+
+/// The saturating-pack kernel for int16/int32 -> a narrower 8/16-bit integer.
+fn pick_int_pack(from: DataType, to: DataType, r: u8) -> Option<KernelFn> {
+    use DataType as T;
+    macro_rules! rules {
+        ($ss:literal, $ds:literal, $signed:literal) => {
+            match r {
+                range::ERROR => int_pack::<$ss, $ds, $signed, { range::ERROR }> as KernelFn,
+                range::CLAMP => int_pack::<$ss, $ds, $signed, { range::CLAMP }>,
+                _ => int_pack::<$ss, $ds, $signed, { range::WRAP }>,
+            }
+        };
+    }
+    Some(match (from, to) {
+        (T::Int16, T::Int8) => rules!(2, 1, true),
+        (T::Int16, T::UInt8) => rules!(2, 1, false),
+        (T::Int32, T::Int8) => rules!(4, 1, true),
+        (T::Int32, T::UInt8) => rules!(4, 1, false),
+        (T::Int32, T::Int16) => rules!(4, 2, true),
+        (T::Int32, T::UInt16) => rules!(4, 2, false),
         _ => return None,
     })
 }
@@ -944,6 +967,97 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
         store8::<D>(d, v);
         lanes8(_mm256_or_si256(over, special))
     })
+}
+
+// int16/int32 -> int8/uint8/int16/uint16 by the saturating packs, which are exactly clamp
+// (wrap masks first; without a rule, out-of-range lanes are flagged). 32 elements per step
+// to byte targets, 16 to 16-bit ones.
+entry!(int_pack<const SS: usize, const DS: usize, const SIGNED: bool, const R: u8>, int_pack_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    let (lo, hi) = dir.to.format().int_bounds();
+    let keep = _mm256_set1_epi32(if DS == 1 { 0xff } else { 0xffff });
+    let keep16 = _mm256_set1_epi16(0xff);
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    // Lanes outside [lo, hi] (only looked at without a rule).
+    let out32 = |x: __m256i| {
+        let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
+        lanes8(_mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi)))
+    };
+    let out16 = |x: __m256i| {
+        let (vlo, vhi) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(hi as i16));
+        let m = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi16(vlo, x), _mm256_cmpgt_epi16(x, vhi)));
+        _pext_u32(m as u32, 0x5555_5555)
+    };
+    // Pack two vectors of 16-bit lanes to bytes, in element order.
+    let bytes = |a: __m256i, b: __m256i| {
+        let p = if SIGNED && R != range::WRAP { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) };
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(p)
+    };
+    // Pack two vectors of 32-bit lanes to 16 bits (lanes interleaved by 128-bit halves).
+    let halves = |a: __m256i, b: __m256i| {
+        if R == range::WRAP {
+            _mm256_packus_epi32(_mm256_and_si256(a, keep), _mm256_and_si256(b, keep))
+        } else if SIGNED || DS == 1 {
+            // To bytes, a signed 16-bit saturation first keeps the order for the second.
+            _mm256_packs_epi32(a, b)
+        } else {
+            _mm256_packus_epi32(a, b)
+        }
+    };
+    let n = if DS == 1 { 32 } else { 16 };
+    let mut done = 0;
+    let specials = lanes::SpecialMap::new(dir);
+    let mut sc = src.chunks_exact(SS * n);
+    let mut dc = dst.chunks_exact_mut(DS * n);
+    for (s, d) in (&mut sc).zip(&mut dc) {
+        let p = s.as_ptr();
+        // SAFETY: `s` holds n * SS bytes and `d` n * DS (chunks_exact): 64 or 128 bytes read,
+        // 32 written; unaligned loads and stores inside them.
+        let flagged = unsafe {
+            let ld = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
+            let (out, v) = match (SS, DS) {
+                (2, _) => {
+                    let (a, b) = (ld(0), ld(1));
+                    let out = if R == range::ERROR { out16(a) | out16(b) << 16 } else { 0 };
+                    let (a, b) = if R == range::WRAP {
+                        (_mm256_and_si256(a, keep16), _mm256_and_si256(b, keep16))
+                    } else {
+                        (a, b)
+                    };
+                    (out, bytes(a, b))
+                }
+                (_, 1) => {
+                    let (a, b, c, e) = (ld(0), ld(1), ld(2), ld(3));
+                    let out =
+                        if R == range::ERROR { out32(a) | out32(b) << 8 | out32(c) << 16 | out32(e) << 24 } else { 0 };
+                    let (ab, ce) = (halves(a, b), halves(c, e));
+                    let w = if SIGNED && R != range::WRAP {
+                        _mm256_packs_epi16(ab, ce)
+                    } else {
+                        _mm256_packus_epi16(ab, ce)
+                    };
+                    (out, _mm256_permutevar8x32_epi32(w, order))
+                }
+                _ => {
+                    let (a, b) = (ld(0), ld(1));
+                    let out = if R == range::ERROR { out32(a) | out32(b) << 8 } else { 0 };
+                    (out, _mm256_permute4x64_epi64::<0b11_01_10_00>(halves(a, b)))
+                }
+            };
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
+            out
+        };
+        if flagged != 0 {
+            lanes::resolve_flagged(dir, specials.as_ref(), s, d, (SS, DS), flagged, done)?;
+        }
+        done += n;
+    }
+    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
 // Integer sources whose every value is exact in the target float (8/16-bit integers to
