@@ -394,19 +394,32 @@ fn chunked<const N: usize>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
+    sizes: (usize, usize),
+    step: impl FnMut(&[u8], &mut [u8]) -> u32,
+) -> Result<(), ElementError> {
+    chunked_n(N, dir, src, dst, sizes, step)
+}
+
+/// [`chunked`] with the step length `n` (at most 32) a plan-time value.
+#[inline(always)]
+fn chunked_n(
+    n: usize,
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
     (ss, ds): (usize, usize),
     mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
 ) -> Result<(), ElementError> {
     let mut done = 0;
-    let mut sc = src.chunks_exact(ss * N);
-    let mut dc = dst.chunks_exact_mut(ds * N);
+    let mut sc = src.chunks_exact(ss * n);
+    let mut dc = dst.chunks_exact_mut(ds * n);
     let specials = lanes::SpecialMap::new(dir);
     for (s, d) in (&mut sc).zip(&mut dc) {
         let flagged = step(s, d);
         if flagged != 0 {
             lanes::resolve_flagged(dir, specials.as_ref(), s, d, (ss, ds), flagged, done)?;
         }
-        done += N;
+        done += n;
     }
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
@@ -611,8 +624,9 @@ fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
 }
 
 /// Round eight f32 lanes to integers in mode `M` (exact: the result is an f32 integer).
-/// Nearest-away: truncate, then step away from zero when the dropped fraction (exact, as
-/// `x - trunc(x)` is representable) is at least one half.
+/// Nearest-away: `t + trunc(2 * (x - t))` with `t = trunc(x)`: the fraction `x - t` and its
+/// double are exact, and the truncated double is +-1 exactly when the fraction is at least
+/// one half (with the sign of `x`), else 0.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn round_ps<const M: u8>(x: __m256) -> __m256 {
@@ -623,10 +637,8 @@ fn round_ps<const M: u8>(x: __m256) -> __m256 {
         mode::TN => _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
         _ => {
             let t = _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x);
-            let sign = _mm256_and_ps(x, _mm256_set1_ps(-0.0));
-            let frac = _mm256_andnot_ps(_mm256_set1_ps(-0.0), _mm256_sub_ps(x, t));
-            let up = _mm256_cmp_ps::<_CMP_GE_OQ>(frac, _mm256_set1_ps(0.5));
-            _mm256_add_ps(t, _mm256_and_ps(up, _mm256_or_ps(sign, _mm256_set1_ps(1.0))))
+            let f = _mm256_sub_ps(x, t);
+            _mm256_add_ps(t, _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_ps(f, f)))
         }
     }
 }
@@ -642,10 +654,8 @@ fn round_pd<const M: u8>(x: __m256d) -> __m256d {
         mode::TN => _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
         _ => {
             let t = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x);
-            let sign = _mm256_and_pd(x, _mm256_set1_pd(-0.0));
-            let frac = _mm256_andnot_pd(_mm256_set1_pd(-0.0), _mm256_sub_pd(x, t));
-            let up = _mm256_cmp_pd::<_CMP_GE_OQ>(frac, _mm256_set1_pd(0.5));
-            _mm256_add_pd(t, _mm256_and_pd(up, _mm256_or_pd(sign, _mm256_set1_pd(1.0))))
+            let f = _mm256_sub_pd(x, t);
+            _mm256_add_pd(t, _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_pd(f, f)))
         }
     }
 }
@@ -763,8 +773,7 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let ss = if S == src::F32 { 4 } else { 2 };
+    let ss = src::size(S);
     let (lo, hi) = int_limits_f32(dir.to.format());
     let (vlo, vhi) = (_mm256_set1_ps(lo), _mm256_set1_ps(hi));
     let ihi = _mm256_set1_epi32(dir.to.format().int_bounds().1 as i32);
@@ -777,38 +786,60 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
     let cvt =
         |c: __m256| _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), adjust)));
     let form = form_of(dir.to.format());
-    chunked::<N>(dir, src, dst, (ss, D), |s, d| {
-        // One vector of eight lanes: (integers, lanes that need the scalar reference).
-        let conv = |x: __m256| {
-            let r = round_ps::<M>(x);
-            let special = special_ps(x);
-            let above = _mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi);
-            match R {
-                range::CLAMP => {
-                    let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
-                    // Above the limit: the integer maximum (int32's and uint32's are not f32).
-                    (_mm256_blendv_epi8(i, ihi, _mm256_castps_si256(above)), special)
-                }
-                range::WRAP => {
-                    let big = _mm256_cmp_ps::<_CMP_GT_OQ>(_mm256_and_ps(r, abs), wrap_lim);
-                    (_mm256_cvttps_epi32(r), _mm256_or_si256(special, _mm256_castps_si256(big)))
-                }
-                _ => {
-                    let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(r, vlo), above);
-                    (cvt(r), _mm256_or_si256(special, _mm256_castps_si256(out)))
-                }
+    // One vector of eight lanes: (integers, lanes that need the scalar reference). The
+    // unordered compares flag NaN with the out-of-range lanes, and +-Inf is out of range,
+    // so only clamp needs a separate NaN/Inf test.
+    let conv = |x: __m256| {
+        let r = round_ps::<M>(x);
+        match R {
+            range::CLAMP => {
+                let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
+                // Above the limit: the integer maximum (int32's and uint32's are not f32).
+                let i = if D == 4 {
+                    _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)))
+                } else {
+                    i
+                };
+                (i, special_ps(x))
             }
-        };
-        // Byte targets: the stored form (wrap of int2/int4/uint2/uint4; a no-op otherwise).
-        let conv = |x: __m256| {
-            let (i, c) = conv(x);
-            (if D == 1 { in_form(i, form) } else { i }, c)
-        };
-        let (i0, c0) = conv(load8::<S>(s));
-        let (i1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
-        store16::<D>(d, i0, i1);
-        lanes16(c0, c1)
+            range::WRAP => {
+                let big = _mm256_cmp_ps::<_CMP_NLE_UQ>(_mm256_and_ps(r, abs), wrap_lim);
+                // Byte targets: the stored form (int2/int4 sign-extended, uint2/uint4 masked).
+                let i = _mm256_cvttps_epi32(r);
+                (if D == 1 { in_form(i, form) } else { i }, _mm256_castps_si256(big))
+            }
+            _ => {
+                let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
+                (cvt(r), _mm256_castps_si256(out))
+            }
+        }
+    };
+    let n = if D == 1 { 32 } else { 16 };
+    chunked_n(n, dir, src, dst, (ss, D), |s, d| {
+        let at = |k: usize| conv(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[])));
+        let ((i0, c0), (i1, c1)) = (at(0), at(1));
+        if D == 1 {
+            let ((i2, c2), (i3, c3)) = (at(2), at(3));
+            store32_bytes(d, [i0, i1, i2, i3]);
+            lanes16(c0, c1) | lanes16(c2, c3) << 16
+        } else {
+            store16::<D>(d, i0, i1);
+            lanes16(c0, c1)
+        }
     })
+}
+
+/// Store 32 i32 lanes (four vectors, in order) as bytes: their low bytes.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn store32_bytes(d: &mut [u8], v: [__m256i; 4]) {
+    let Some(d) = d.get_mut(..32) else { return };
+    let m = _mm256_set1_epi32(0xff);
+    let [a, b, c, e] = v.map(|x| _mm256_and_si256(x, m));
+    let w = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e));
+    let q = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+    unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), q) }
 }
 
 // float64 -> int8/uint8/int16/uint16/int32: the same in f64 (every limit exact), 8 per step.
