@@ -622,6 +622,9 @@ pub struct Lut {
     fails: [bool; 256],
     /// `fails` as words (all ones where the byte fails), for vector gathers.
     fail_words: [u32; 256],
+    /// For targets of up to 16 bits: the value with bit 31 set where the byte fails, so
+    /// that one gather gives both.
+    tagged: [u32; 256],
     any_fail: bool,
 }
 
@@ -641,6 +644,12 @@ impl Lut {
         &self.fail_words
     }
 
+    /// For targets of up to 16 bits: each byte's value (stored form, low 16 bits) with bit
+    /// 31 set where the byte fails.
+    pub fn tagged(&self) -> &[u32; 256] {
+        &self.tagged
+    }
+
     /// The table of a direction whose source has 8 bits or less.
     pub fn new(dir: &Direction) -> Option<Lut> {
         let from: &Format = dir.from.format();
@@ -648,7 +657,8 @@ impl Lut {
             return None;
         }
         let to = dir.to.format();
-        let mut lut = Lut { values: [0; 256], fails: [false; 256], fail_words: [0; 256], any_fail: false };
+        let mut lut =
+            Lut { values: [0; 256], fails: [false; 256], fail_words: [0; 256], tagged: [0; 256], any_fail: false };
         for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
             match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
                 Ok(bits) => {
@@ -662,8 +672,11 @@ impl Lut {
             }
         }
         lut.any_fail = lut.fails.iter().any(|&f| f);
-        for (w, &f) in lut.fail_words.iter_mut().zip(lut.fails.iter()) {
+        for (((w, t), &f), &v) in
+            lut.fail_words.iter_mut().zip(lut.tagged.iter_mut()).zip(lut.fails.iter()).zip(lut.values.iter())
+        {
             *w = if f { u32::MAX } else { 0 };
+            *t = (v as u32 & 0xffff) | if f { 1 << 31 } else { 0 };
         }
         Some(lut)
     }

@@ -1317,6 +1317,12 @@ fn lut_gather_body<const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) 
                     _mm256_storeu_si256(d.as_mut_ptr().add(64 * k).cast(), lo);
                     _mm256_storeu_si256(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
                 }
+            } else if D <= 2 {
+                // One gather gives the value and, in bit 31, whether the byte fails.
+                let base = lut.tagged().as_ptr().cast::<i32>();
+                let (a, b) = (_mm256_i32gather_epi32::<4>(base, i0), _mm256_i32gather_epi32::<4>(base, i1));
+                store16::<D>(d, a, b);
+                return if lut.any_fail() { lanes16(a, b) } else { 0 };
             } else {
                 let base = values.as_ptr().cast::<i32>();
                 store16::<D>(d, _mm256_i32gather_epi32::<8>(base, i0), _mm256_i32gather_epi32::<8>(base, i1));
