@@ -134,7 +134,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             (T::Float8E4M3, T::Float32) => Some(f8_to_f32::<false> as KernelFn),
             (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<true> as KernelFn),
             _ => Some(match to.size() {
-                1 => lut_gather::<1> as KernelFn,
+                1 if dir.lut.as_ref().is_some_and(|t| t.any_fail()) => lut_shuffle::<true> as KernelFn,
+                1 => lut_shuffle::<false> as KernelFn,
                 2 => lut_gather::<2>,
                 4 => lut_gather::<4>,
                 _ => lut_gather::<8>,
@@ -1289,6 +1290,72 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
                 store16::<DS>(d, v0, v1);
             }
             lanes16(o0, o1)
+        }
+    })
+}
+
+// Sources of 8 bits or less to byte targets: the 256-entry table as sixteen 16-byte rows,
+// each looked up by the low nibble (`vpshufb`), then a tree of byte blends on the four high
+// bits picks the row. Failing bytes, if the table has any, from a 256-bit bitmap: byte
+// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
+entry!(lut_shuffle<const FAILS: bool>, lut_shuffle_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
+    // Row h, both 128-bit halves: entries 16h..16h+16 (their low byte).
+    let rows = |entry: &dyn Fn(usize) -> u8| -> [__m256i; 16] {
+        core::array::from_fn(|h| {
+            let mut b = [0u8; 16];
+            for (i, v) in b.iter_mut().enumerate() {
+                *v = entry(16 * h + i);
+            }
+            // SAFETY: `b` holds the 16 bytes read.
+            let r = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+            _mm256_set_m128i(r, r)
+        })
+    };
+    let values = rows(&|i| lut.values().get(i).map_or(0, |&v| v as u8));
+    let bitmap =
+        rows(&|j| (0..8).fold(0u8, |b, k| b | (lut.fails().get(8 * j + k).copied().unwrap_or(true) as u8) << k));
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+    );
+    let fails = |x: __m256i| {
+        // Bits 3..6 of x index a half (bit 7 of x picks which half).
+        let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(x), _mm256_set1_epi8(0x0f));
+        let byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(bitmap[0], idx), _mm256_shuffle_epi8(bitmap[1], idx), x);
+        let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7)));
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit)) as u32
+    };
+    let lo_mask = _mm256_set1_epi8(0x0f);
+    let pick = |t: &[__m256i; 16], x: __m256i| {
+        let lo = _mm256_and_si256(x, lo_mask);
+        let p: [__m256i; 16] =
+            core::array::from_fn(|h| t.get(h).map_or(_mm256_setzero_si256(), |&r| _mm256_shuffle_epi8(r, lo)));
+        // Bit 4, 5, 6, 7 of each byte moved to its bit 7, the one `vpblendvb` reads.
+        let level = |v: &[__m256i], m: __m256i| -> [__m256i; 8] {
+            core::array::from_fn(|k| match (v.get(2 * k), v.get(2 * k + 1)) {
+                (Some(&a), Some(&b)) => _mm256_blendv_epi8(a, b, m),
+                _ => _mm256_setzero_si256(),
+            })
+        };
+        let q = level(&p, _mm256_slli_epi16::<3>(x));
+        let r = level(q.get(..8).unwrap_or(&[]), _mm256_slli_epi16::<2>(x));
+        let s = level(r.get(..4).unwrap_or(&[]), _mm256_slli_epi16::<1>(x));
+        level(s.get(..2).unwrap_or(&[]), x)[0]
+    };
+    const N: usize = 32;
+    chunked::<N>(dir, src, dst, (1, 1), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N)) else { return u32::MAX };
+        // SAFETY: `s` and `d` hold 32 bytes (checked just above); unaligned load and store.
+        let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+        let v = pick(&values, x);
+        // SAFETY: as above.
+        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
+        if FAILS {
+            fails(x)
+        } else {
+            0
         }
     })
 }
