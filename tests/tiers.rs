@@ -251,6 +251,8 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
     }
     let f64_bits: Vec<u64> =
         f32_bits.iter().map(|&b| (f32::from_bits(b as u32) as f64).to_bits() ^ (b & 0x7)).collect();
+    // 64-bit integers of every magnitude up to 2^59, around the 2^51 limit of the f64 paths.
+    let i64_bits: Vec<u64> = f32_bits.iter().map(|&b| ((b as u32 as i32 as i64) << (b % 29)) as u64).collect();
     let cases: Vec<(T, T, &Vec<u64>)> = vec![
         (T::Float32, T::Float16, &f32_bits),
         (T::Float32, T::BFloat16, &f32_bits),
@@ -268,6 +270,13 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
         (T::Int32, T::UInt8, &f32_bits),
         (T::Int32, T::Int16, &f32_bits),
         (T::Int32, T::Int4, &f32_bits),
+        (T::Int64, T::Float64, &i64_bits),
+        (T::Int64, T::Float32, &i64_bits),
+        (T::UInt64, T::Float64, &i64_bits),
+        (T::UInt64, T::Float16, &i64_bits),
+        (T::Float32, T::Int64, &f32_bits),
+        (T::Float64, T::Int64, &f64_bits),
+        (T::Float64, T::UInt64, &f64_bits),
         (T::Int32, T::Float32, &f32_bits),
         (T::Int32, T::Float16, &f32_bits),
         (T::UInt32, T::Float32, &f32_bits),

@@ -45,13 +45,17 @@ mod src {
     pub const I32: u8 = 8;
     /// uint32 (f64 domain)
     pub const U32: u8 = 9;
+    /// int64 (f64 domain; magnitudes from 2^51 are flagged)
+    pub const I64: u8 = 10;
+    /// uint64 (f64 domain; values from 2^51 are flagged)
+    pub const U64: u8 = 11;
 
     /// Bytes per source element.
     pub const fn size(s: u8) -> usize {
         match s {
             I8 | U8 => 1,
             F16 | BF16 | I16 | U16 => 2,
-            F64 => 8,
+            F64 | I64 | U64 => 8,
             _ => 4,
         }
     }
@@ -70,6 +74,8 @@ mod src {
             T::Float64 => F64,
             T::Int32 => I32,
             T::UInt32 => U32,
+            T::Int64 => I64,
+            T::UInt64 => U64,
             _ => return None,
         })
     }
@@ -176,6 +182,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => by_mode!(m, pick_f2i32[src::BF16], to.size(), r),
         },
         (T::Float64, _) if to.is_integer() && to.size() <= 4 => by_mode!(m, pick_f2i64, to.size(), r),
+        (T::Float64 | T::Float32 | T::Float16 | T::BFloat16, T::Int64 | T::UInt64) => match src::of(from) {
+            Some(src::F64) => by_mode!(m, pick_f2i_wide[src::F64], r),
+            Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
+            Some(src::F16) => by_mode!(m, pick_f2i_wide[src::F16], r),
+            _ => by_mode!(m, pick_f2i_wide[src::BF16], r),
+        },
         (T::Float32 | T::Float16 | T::BFloat16, _) if narrows_in_f32(to.format()) => match src_code {
             src::F32 => by_mode!(m, pick_narrow32[src::F32], to.size()),
             src::F16 => by_mode!(m, pick_narrow32[src::F16], to.size()),
@@ -281,6 +293,15 @@ fn pick_f2i32<const S: u8, const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
     })
 }
 
+/// float -> int64/uint64 in rounding `M`.
+fn pick_f2i_wide<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(match r {
+        range::ERROR => f2i_wide::<S, M, { range::ERROR }> as KernelFn,
+        range::CLAMP => f2i_wide::<S, M, { range::CLAMP }>,
+        _ => f2i_wide::<S, M, { range::WRAP }>,
+    })
+}
+
 /// float64 -> integer of `ds` bytes in rounding `M`.
 fn pick_f2i64<const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
     Some(match (ds, r) {
@@ -320,7 +341,7 @@ fn pick_narrow64<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
 fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     use DataType as T;
     let t = to.format();
-    let wide = matches!(s, src::I32 | src::U32);
+    let wide = matches!(s, src::I32 | src::U32 | src::I64 | src::U64);
     if to == T::Float64 || (to == T::Float32 && !wide) {
         return Some(match (s, to.size()) {
             (src::I8, 4) => int_to_float_exact::<{ src::I8 }, 4> as KernelFn,
@@ -332,7 +353,9 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
             (src::I16, _) => int_to_float_exact::<{ src::I16 }, 8>,
             (src::U16, _) => int_to_float_exact::<{ src::U16 }, 8>,
             (src::I32, _) => int_to_float_exact::<{ src::I32 }, 8>,
-            (_, _) => int_to_float_exact::<{ src::U32 }, 8>,
+            (src::U32, _) => int_to_float_exact::<{ src::U32 }, 8>,
+            (src::I64, _) => int_to_float_exact::<{ src::I64 }, 8>,
+            (_, _) => int_to_float_exact::<{ src::U64 }, 8>,
         });
     }
     if !(t.subnormals && t.has_sign) {
@@ -341,6 +364,8 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     match s {
         src::I32 => by_mode!(m, pick_narrow64[src::I32], to.size()),
         src::U32 => by_mode!(m, pick_narrow64[src::U32], to.size()),
+        src::I64 => by_mode!(m, pick_narrow64[src::I64], to.size()),
+        src::U64 => by_mode!(m, pick_narrow64[src::U64], to.size()),
         _ if to.size() > 2 => None,
         src::I8 => by_mode!(m, pick_narrow32[src::I8], to.size()),
         src::U8 => by_mode!(m, pick_narrow32[src::U8], to.size()),
@@ -624,6 +649,32 @@ fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
     }
 }
 
+/// [`load8_pd`] for every f64-domain source, with the lanes it could not load exactly
+/// (64-bit integers of magnitude 2^51 or more) as a mask. Integers below 2^51 become f64
+/// exactly by the magic-number trick: `(2^52 + 2^51) + x` is exact, and its pattern minus
+/// the constant's is `x`.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn load8_pd_checked<const S: u8>(s: &[u8]) -> (__m256d, __m256d, u32) {
+    if S != src::I64 && S != src::U64 {
+        let (a, b) = load8_pd::<S>(s);
+        return (a, b, 0);
+    }
+    let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd(), u32::MAX) };
+    let magic = _mm256_set1_epi64x(0x4338_0000_0000_0000);
+    let (lim, neg_lim) = (_mm256_set1_epi64x((1 << 51) - 1), _mm256_set1_epi64x(-(1 << 51)));
+    let conv = |x: __m256i| {
+        let low_side = if S == src::I64 { neg_lim } else { _mm256_setzero_si256() };
+        let out = _mm256_or_si256(_mm256_cmpgt_epi64(x, lim), _mm256_cmpgt_epi64(low_side, x));
+        let d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, magic)), _mm256_castsi256_pd(magic));
+        (d, _mm256_movemask_pd(_mm256_castsi256_pd(out)) as u32)
+    };
+    // SAFETY: `b` holds 64 bytes (checked just above); unaligned loads.
+    let (x, y) = unsafe { (_mm256_loadu_si256(b.as_ptr().cast()), _mm256_loadu_si256(b.as_ptr().add(32).cast())) };
+    let ((a, ma), (b, mb)) = (conv(x), conv(y));
+    (a, b, ma | mb << 4)
+}
+
 /// Round eight f32 lanes to integers in mode `M` (exact: the result is an f32 integer).
 /// Nearest-away: `t + trunc(2 * (x - t))` with `t = trunc(x)`: the fraction `x - t` and its
 /// double are exact, and the truncated double is +-1 exactly when the fraction is at least
@@ -889,6 +940,53 @@ fn f2i64_body<const M: u8, const D: usize, const R: u8>(
     })
 }
 
+// float64/float32/float16/bfloat16 -> int64/uint64: round in f64 (exact), and convert
+// results of magnitude below 2^51 by the magic-number trick (`r + (2^52 + 2^51)` is exact;
+// its pattern minus the constant's is the two's complement integer, which is also the wrap
+// of a negative value to uint64). Larger magnitudes, NaN and Inf are flagged; negative
+// values to uint64 are flagged without a rule and clamped to 0 with clamp. 8 per step.
+entry!(f2i_wide<const S: u8, const M: u8, const R: u8>, f2i_wide_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f2i_wide_body<const S: u8, const M: u8, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 8;
+    let magic = _mm256_set1_pd(6_755_399_441_055_744.0); // 2^52 + 2^51
+    let lim = _mm256_set1_pd(2_251_799_813_685_248.0); // 2^51
+    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+    let unsigned = _mm256_castsi256_pd(_mm256_set1_epi64x(if dir.to == DataType::UInt64 { -1 } else { 0 }));
+    let conv = |x: __m256d| {
+        let r = round_pd::<M>(x);
+        let big = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(r, abs), lim);
+        let neg = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, _mm256_setzero_pd()), unsigned);
+        let i = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r, magic)), _mm256_castpd_si256(magic));
+        let (i, flag) = match R {
+            range::ERROR => (i, _mm256_or_pd(big, neg)),
+            range::CLAMP => (_mm256_andnot_si256(_mm256_castpd_si256(neg), i), big),
+            _ => (i, big),
+        };
+        (i, _mm256_movemask_pd(flag) as u32)
+    };
+    chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
+        let (a, b) = if S == src::F64 {
+            load8_pd::<S>(s)
+        } else {
+            let x = load8::<S>(s);
+            (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
+        };
+        let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
+        let Some(d) = d.get_mut(..64) else { return u32::MAX };
+        // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), ia);
+            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), ib);
+        }
+        ma | mb << 4
+    })
+}
+
 /// A float target's encoding parameters for the narrowing kernels.
 struct Narrow {
     /// Stored mantissa bits, as a shift count.
@@ -985,7 +1083,7 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
     let p = Narrow::new(t);
     let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
     chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
-        let (a, b) = load8_pd::<S>(s);
+        let (a, b, inexact) = load8_pd_checked::<S>(s);
         let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
         let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
         let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
@@ -997,7 +1095,7 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
         let rb = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(b, sb)));
         let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
         store8::<D>(d, v);
-        lanes8(_mm256_or_si256(over, special))
+        lanes8(_mm256_or_si256(over, special)) | inexact
     })
 }
 
@@ -1107,10 +1205,11 @@ fn int_to_float_exact_body<const S: u8, const D: usize>(
         let q = d.as_mut_ptr();
         // SAFETY: `d` holds N * D bytes (checked just above); unaligned stores inside it.
         unsafe {
-            if S == src::I32 || S == src::U32 {
-                let (a, b) = load8_pd::<S>(s);
+            if matches!(S, src::I32 | src::U32 | src::I64 | src::U64) {
+                let (a, b, inexact) = load8_pd_checked::<S>(s);
                 _mm256_storeu_pd(q.cast(), a);
                 _mm256_storeu_pd(q.add(32).cast(), b);
+                return inexact;
             } else {
                 let x = load8::<S>(s);
                 if D == 4 {
