@@ -271,6 +271,13 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
         (T::Int32, T::Int16, &f32_bits),
         (T::Int32, T::Int4, &f32_bits),
         (T::Int64, T::Float64, &i64_bits),
+        (T::Int64, T::Int8, &i64_bits),
+        (T::Int64, T::Int4, &i64_bits),
+        (T::Int64, T::UInt64, &i64_bits),
+        (T::UInt64, T::Int32, &i64_bits),
+        (T::UInt64, T::Int64, &i64_bits),
+        (T::UInt32, T::Int16, &f32_bits),
+        (T::UInt32, T::Int32, &f32_bits),
         (T::Int64, T::Float32, &i64_bits),
         (T::UInt64, T::Float64, &i64_bits),
         (T::UInt64, T::Float16, &i64_bits),
@@ -416,6 +423,8 @@ fn an_out_of_range_integer_at_every_lane_position() {
         (T::Int32, T::Int4),
         (T::UInt16, T::Int8),
         (T::Int64, T::Int8),
+        (T::UInt64, T::Int32),
+        (T::UInt32, T::Int8),
     ];
     let n = 2 * MAX_STEP + 3;
     for (src, dst) in pairs {

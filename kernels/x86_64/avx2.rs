@@ -254,8 +254,30 @@ fn pick_int_to_int(from: DataType, ds: usize, r: u8) -> Option<KernelFn> {
         T::Int16 => pick_int_to_int_s::<2, true>(ds, r),
         T::UInt16 => pick_int_to_int_s::<2, false>(ds, r),
         T::Int32 => pick_int_to_int_s::<4, true>(ds, r),
+        T::UInt32 => pick_int64_to_int::<4, false>(ds, r),
+        T::Int64 => pick_int64_to_int::<8, true>(ds, r),
+        T::UInt64 => pick_int64_to_int::<8, false>(ds, r),
         _ => None,
     }
+}
+
+/// The 64-bit-lane integer kernel for uint32/int64/uint64 sources.
+fn pick_int64_to_int<const SS: usize, const SIGNED: bool>(ds: usize, r: u8) -> Option<KernelFn> {
+    Some(match (ds, r) {
+        (1, range::ERROR) => int64_to_int::<SS, SIGNED, 1, { range::ERROR }> as KernelFn,
+        (1, range::CLAMP) => int64_to_int::<SS, SIGNED, 1, { range::CLAMP }> as KernelFn,
+        (1, range::WRAP) => int64_to_int::<SS, SIGNED, 1, { range::WRAP }> as KernelFn,
+        (2, range::ERROR) => int64_to_int::<SS, SIGNED, 2, { range::ERROR }> as KernelFn,
+        (2, range::CLAMP) => int64_to_int::<SS, SIGNED, 2, { range::CLAMP }> as KernelFn,
+        (2, range::WRAP) => int64_to_int::<SS, SIGNED, 2, { range::WRAP }> as KernelFn,
+        (4, range::ERROR) => int64_to_int::<SS, SIGNED, 4, { range::ERROR }> as KernelFn,
+        (4, range::CLAMP) => int64_to_int::<SS, SIGNED, 4, { range::CLAMP }> as KernelFn,
+        (4, range::WRAP) => int64_to_int::<SS, SIGNED, 4, { range::WRAP }> as KernelFn,
+        (8, range::ERROR) => int64_to_int::<SS, SIGNED, 8, { range::ERROR }> as KernelFn,
+        (8, range::CLAMP) => int64_to_int::<SS, SIGNED, 8, { range::CLAMP }> as KernelFn,
+        (8, range::WRAP) => int64_to_int::<SS, SIGNED, 8, { range::WRAP }> as KernelFn,
+        _ => return None,
+    })
 }
 
 /// [`pick_int_to_int`] for one source layout.
@@ -1096,6 +1118,64 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
         let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
         store8::<D>(d, v);
         lanes8(_mm256_or_si256(over, special)) | inexact
+    })
+}
+
+// uint32/int64/uint64 -> any integer, in 64-bit lanes. The range test compares in the
+// source's value space (unsigned sources biased by 2^63 so that the signed compare orders
+// them); clamp blends in the nearer limit; wrap keeps the low bits. Narrow targets take the
+// low dwords, then the stored form. 8 per step.
+entry!(int64_to_int<const SS: usize, const SIGNED: bool, const DS: usize, const R: u8>, int64_to_int_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int64_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 8;
+    let (f, t) = (dir.from.format(), dir.to.format());
+    let ((slo, shi), (tlo, thi)) = (f.int_bounds(), t.int_bounds());
+    let (lo, hi) = (slo.max(tlo), shi.min(thi));
+    let bias: i64 = if SIGNED || SS < 8 { 0 } else { i64::MIN };
+    let vbias = _mm256_set1_epi64x(bias);
+    let (lo_b, hi_b) = (_mm256_set1_epi64x(lo as i64 ^ bias), _mm256_set1_epi64x(hi as i64 ^ bias));
+    let (lo_v, hi_v) = (_mm256_set1_epi64x(lo as i64), _mm256_set1_epi64x(hi as i64));
+    let form = form_of(t);
+    let conv = |x: __m256i| {
+        let xb = _mm256_xor_si256(x, vbias);
+        let below = _mm256_cmpgt_epi64(lo_b, xb);
+        let above = _mm256_cmpgt_epi64(xb, hi_b);
+        let v = if R == range::CLAMP { _mm256_blendv_epi8(_mm256_blendv_epi8(x, lo_v, below), hi_v, above) } else { x };
+        let flag =
+            if R == range::ERROR { _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(below, above))) } else { 0 };
+        (v, flag as u32)
+    };
+    chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
+        let Some(s) = s.get(..N * SS) else { return u32::MAX };
+        // SAFETY: `s` holds N * SS bytes (checked just above); unaligned loads.
+        let (x, y) = unsafe {
+            if SS == 4 {
+                let v = _mm256_loadu_si256(s.as_ptr().cast());
+                (
+                    _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)),
+                    _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v)),
+                )
+            } else {
+                (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast()))
+            }
+        };
+        let ((a, ma), (b, mb)) = (conv(x), conv(y));
+        if DS == 8 {
+            let Some(d) = d.get_mut(..64) else { return u32::MAX };
+            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
+            }
+        } else {
+            store8::<DS>(d, in_form(dwords::<false>(a, b), form));
+        }
+        ma | mb << 4
     })
 }
 
