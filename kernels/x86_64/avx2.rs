@@ -962,11 +962,12 @@ fn f2i64_body<const M: u8, const D: usize, const R: u8>(
     })
 }
 
-// float64/float32/float16/bfloat16 -> int64/uint64: round in f64 (exact), and convert
-// results of magnitude below 2^51 by the magic-number trick (`r + (2^52 + 2^51)` is exact;
-// its pattern minus the constant's is the two's complement integer, which is also the wrap
-// of a negative value to uint64). Larger magnitudes, NaN and Inf are flagged; negative
-// values to uint64 are flagged without a rule and clamped to 0 with clamp. 8 per step.
+// float64/float32/float16/bfloat16 -> int64/uint64: round in f64 (exact), then take the
+// integer from the pattern: significand (hidden bit included) shifted by exponent - 1075,
+// left or right (a rounded value's bits below the point are zero; shifts of 64 or more give
+// 0, so a zero's forced hidden bit vanishes and a left shift gives the value modulo 2^64,
+// which is the wrap). The sign by two's complement. NaN/Inf are flagged; out-of-range lanes
+// are flagged without a rule and take the nearer limit with clamp. 8 per step.
 entry!(f2i_wide<const S: u8, const M: u8, const R: u8>, f2i_wide_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f2i_wide_body<const S: u8, const M: u8, const R: u8>(
@@ -975,19 +976,36 @@ fn f2i_wide_body<const S: u8, const M: u8, const R: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 8;
-    let magic = _mm256_set1_pd(6_755_399_441_055_744.0); // 2^52 + 2^51
-    let lim = _mm256_set1_pd(2_251_799_813_685_248.0); // 2^51
+    let (lo, hi) = dir.to.format().int_bounds();
+    // Limits as f64: -2^63 or 0 (exact); above, 2^63 or 2^64, the first value out of range.
+    let (vlo, vtop) = (_mm256_set1_pd(lo as f64), _mm256_set1_pd((hi + 1) as f64));
+    let (ilo, ihi) = (_mm256_set1_epi64x(lo as i64), _mm256_set1_epi64x(hi as i64));
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
-    let unsigned = _mm256_castsi256_pd(_mm256_set1_epi64x(if dir.to == DataType::UInt64 { -1 } else { 0 }));
+    let inf = _mm256_set1_pd(f64::INFINITY);
+    let man = _mm256_set1_epi64x((1 << 52) - 1);
+    let hidden = _mm256_set1_epi64x(1 << 52);
+    let bias = _mm256_set1_epi64x(1075);
     let conv = |x: __m256d| {
         let r = round_pd::<M>(x);
-        let big = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(r, abs), lim);
-        let neg = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, _mm256_setzero_pd()), unsigned);
-        let i = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r, magic)), _mm256_castpd_si256(magic));
+        let bits = _mm256_castpd_si256(r);
+        let field = _mm256_srli_epi64::<52>(_mm256_castpd_si256(_mm256_and_pd(r, abs)));
+        let m = _mm256_or_si256(_mm256_and_si256(bits, man), hidden);
+        let n = _mm256_or_si256(
+            _mm256_sllv_epi64(m, _mm256_sub_epi64(field, bias)),
+            _mm256_srlv_epi64(m, _mm256_sub_epi64(bias, field)),
+        );
+        let neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
+        let i = _mm256_sub_epi64(_mm256_xor_si256(n, neg), neg);
+        let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
+        let below = _mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo);
+        let above = _mm256_cmp_pd::<_CMP_GE_OQ>(r, vtop);
         let (i, flag) = match R {
-            range::ERROR => (i, _mm256_or_pd(big, neg)),
-            range::CLAMP => (_mm256_andnot_si256(_mm256_castpd_si256(neg), i), big),
-            _ => (i, big),
+            range::ERROR => (i, _mm256_or_pd(special, _mm256_or_pd(below, above))),
+            range::CLAMP => {
+                let i = _mm256_blendv_epi8(i, ilo, _mm256_castpd_si256(below));
+                (_mm256_blendv_epi8(i, ihi, _mm256_castpd_si256(above)), special)
+            }
+            _ => (i, special),
         };
         (i, _mm256_movemask_pd(flag) as u32)
     };
