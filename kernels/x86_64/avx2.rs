@@ -170,11 +170,19 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float16, T::Float32) => Some(f16_to_f32 as KernelFn),
         (T::BFloat16, T::Float32) => Some(bf16_to_f32 as KernelFn),
         (T::Float32, T::BFloat16) => Some(match m {
-            mode::NE => f32_to_bf16::<{ mode::NE }> as KernelFn,
-            mode::TZ => f32_to_bf16::<{ mode::TZ }>,
-            mode::TP => f32_to_bf16::<{ mode::TP }>,
-            mode::TN => f32_to_bf16::<{ mode::TN }>,
-            _ => f32_to_bf16::<{ mode::NA }>,
+            mode::NE => f32_to_bf16::<{ src::F32 }, { mode::NE }> as KernelFn,
+            mode::TZ => f32_to_bf16::<{ src::F32 }, { mode::TZ }>,
+            mode::TP => f32_to_bf16::<{ src::F32 }, { mode::TP }>,
+            mode::TN => f32_to_bf16::<{ src::F32 }, { mode::TN }>,
+            _ => f32_to_bf16::<{ src::F32 }, { mode::NA }>,
+        }),
+        // float16 widens to f32 exactly; then the same rounding.
+        (T::Float16, T::BFloat16) => Some(match m {
+            mode::NE => f32_to_bf16::<{ src::F16 }, { mode::NE }> as KernelFn,
+            mode::TZ => f32_to_bf16::<{ src::F16 }, { mode::TZ }>,
+            mode::TP => f32_to_bf16::<{ src::F16 }, { mode::TP }>,
+            mode::TN => f32_to_bf16::<{ src::F16 }, { mode::TN }>,
+            _ => f32_to_bf16::<{ src::F16 }, { mode::NA }>,
         }),
         (T::Float32 | T::Float16 | T::BFloat16, _) if to.is_integer() && to.size() <= 4 => match src_code {
             src::F32 => by_mode!(m, pick_f2i32[src::F32], to.size(), r),
@@ -573,9 +581,9 @@ fn bf16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), E
     })
 }
 
-entry!(f32_to_bf16<const M: u8>, f32_to_bf16_body);
+entry!(f32_to_bf16<const S: u8, const M: u8>, f32_to_bf16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn f32_to_bf16_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
     let exp = _mm256_set1_epi32(0x7f80_0000);
     let abs = _mm256_set1_epi32(i32::MAX);
@@ -583,10 +591,10 @@ fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
     let one = _mm256_set1_epi32(1);
     let half = _mm256_set1_epi32(0x8000);
     let zero = _mm256_setzero_si256();
-    chunked::<N>(dir, src, dst, (4, 2), |s, d| {
-        // SAFETY: `s` holds 32 bytes and `d` 16 (chunks_exact); unaligned loads and stores.
+    chunked::<N>(dir, src, dst, (src::size(S), 2), |s, d| {
+        let x = _mm256_castps_si256(load8::<S>(s));
+        // SAFETY: `d` holds 16 bytes (chunks_exact); an unaligned store.
         unsafe {
-            let x = _mm256_loadu_si256(s.as_ptr().cast());
             let a = _mm256_and_si256(x, abs);
             let rem = _mm256_and_si256(x, low);
             let neg = _mm256_cmpgt_epi32(zero, x);
