@@ -372,6 +372,11 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     use DataType as T;
     let t = to.format();
     let wide = matches!(s, src::I32 | src::U32 | src::I64 | src::U64);
+    let to_f64_rounds = matches!(s, src::I64 | src::U64) && to == T::Float64;
+    if to_f64_rounds && m != mode::NE {
+        // 64-bit integers round to f64 in-lane only nearest-even (the FMA's rounding).
+        return None;
+    }
     if to == T::Float64 || (to == T::Float32 && !wide) {
         return Some(match (s, to.size()) {
             (src::I8, 4) => int_to_float_exact::<{ src::I8 }, 4> as KernelFn,
@@ -679,30 +684,53 @@ fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
     }
 }
 
-/// [`load8_pd`] for every f64-domain source, with the lanes it could not load exactly
-/// (64-bit integers of magnitude 2^51 or more) as a mask. Integers below 2^51 become f64
-/// exactly by the magic-number trick: `(2^52 + 2^51) + x` is exact, and its pattern minus
-/// the constant's is `x`.
+/// [`load8_pd`] for every f64-domain source. 64-bit integers: `ODD` false, rounded to f64
+/// nearest-even (one rounding: `hi * 2^32 + lo` by FMA, both halves exact); `ODD` true,
+/// rounded to odd at 53 bits (shifted right to 53 significant bits with the dropped bits
+/// OR-ed into the last), which any later rounding to 51 bits or fewer turns into the
+/// correctly rounded result. Exact below 2^53 either way.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
-fn load8_pd_checked<const S: u8>(s: &[u8]) -> (__m256d, __m256d, u32) {
+fn load8_pd_int<const S: u8, const ODD: bool>(s: &[u8]) -> (__m256d, __m256d) {
     if S != src::I64 && S != src::U64 {
-        let (a, b) = load8_pd::<S>(s);
-        return (a, b, 0);
+        return load8_pd::<S>(s);
     }
-    let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd(), u32::MAX) };
-    let magic = _mm256_set1_epi64x(0x4338_0000_0000_0000);
-    let (lim, neg_lim) = (_mm256_set1_epi64x((1 << 51) - 1), _mm256_set1_epi64x(-(1 << 51)));
+    let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
+    let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    let two32 = _mm256_set1_pd(4_294_967_296.0);
+    // n < 2^64 as f64, rounded nearest-even: halves are exact (2^52 + h - 2^52).
+    let to_f64 = |n: __m256i| {
+        let half =
+            |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52));
+        _mm256_fmadd_pd(half(_mm256_srli_epi64::<32>(n)), two32, half(_mm256_and_si256(n, low32)))
+    };
     let conv = |x: __m256i| {
-        let low_side = if S == src::I64 { neg_lim } else { _mm256_setzero_si256() };
-        let out = _mm256_or_si256(_mm256_cmpgt_epi64(x, lim), _mm256_cmpgt_epi64(low_side, x));
-        let d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, magic)), _mm256_castsi256_pd(magic));
-        (d, _mm256_movemask_pd(_mm256_castsi256_pd(out)) as u32)
+        let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
+        let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
+        let approx = to_f64(n);
+        let f = if ODD {
+            // Shift so that at most 53 significant bits remain (the exponent of the nearest-
+            // even value is that of n or one above: 52 or 53 bits, both enough).
+            let t = _mm256_sub_epi64(_mm256_srli_epi64::<52>(_mm256_castpd_si256(approx)), _mm256_set1_epi64x(1075));
+            let sh = _mm256_and_si256(t, _mm256_cmpgt_epi64(t, _mm256_setzero_si256()));
+            let dropped = _mm256_and_si256(
+                n,
+                _mm256_sub_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(1), sh), _mm256_set1_epi64x(1)),
+            );
+            let sticky =
+                _mm256_andnot_si256(_mm256_cmpeq_epi64(dropped, _mm256_setzero_si256()), _mm256_set1_epi64x(1));
+            let kept = _mm256_or_si256(_mm256_srlv_epi64(n, sh), sticky);
+            // Exact (below 2^53), then scaled back by 2^sh in the exponent field.
+            _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(to_f64(kept)), _mm256_slli_epi64::<52>(sh)))
+        } else {
+            approx
+        };
+        _mm256_or_pd(f, _mm256_castsi256_pd(_mm256_slli_epi64::<63>(neg)))
     };
     // SAFETY: `b` holds 64 bytes (checked just above); unaligned loads.
     let (x, y) = unsafe { (_mm256_loadu_si256(b.as_ptr().cast()), _mm256_loadu_si256(b.as_ptr().add(32).cast())) };
-    let ((a, ma), (b, mb)) = (conv(x), conv(y));
-    (a, b, ma | mb << 4)
+    (conv(x), conv(y))
 }
 
 /// Round eight f32 lanes to integers in mode `M` (exact: the result is an f32 integer).
@@ -1131,7 +1159,7 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
     let p = Narrow::new(t);
     let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
     chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
-        let (a, b, inexact) = load8_pd_checked::<S>(s);
+        let (a, b) = load8_pd_int::<S, true>(s);
         let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
         let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
         let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
@@ -1143,7 +1171,7 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
         let rb = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(b, sb)));
         let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
         store8::<D>(d, v);
-        lanes8(_mm256_or_si256(over, special)) | inexact
+        lanes8(_mm256_or_si256(over, special))
     })
 }
 
@@ -1297,7 +1325,8 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: 
 }
 
 // Integer sources whose every value is exact in the target float (8/16-bit integers to
-// float32/float64, int32/uint32 to float64): a conversion and a store. 8 per step.
+// float32/float64, int32/uint32 to float64), and int64/uint64 to float64 nearest-even (one
+// rounding, see `load8_pd_int`): a conversion and a store. 8 per step.
 entry!(int_to_float_exact<const S: u8, const D: usize>, int_to_float_exact_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn int_to_float_exact_body<const S: u8, const D: usize>(
@@ -1312,10 +1341,9 @@ fn int_to_float_exact_body<const S: u8, const D: usize>(
         // SAFETY: `d` holds N * D bytes (checked just above); unaligned stores inside it.
         unsafe {
             if matches!(S, src::I32 | src::U32 | src::I64 | src::U64) {
-                let (a, b, inexact) = load8_pd_checked::<S>(s);
+                let (a, b) = load8_pd_int::<S, false>(s);
                 _mm256_storeu_pd(q.cast(), a);
                 _mm256_storeu_pd(q.add(32).cast(), b);
-                return inexact;
             } else {
                 let x = load8::<S>(s);
                 if D == 4 {
