@@ -1123,19 +1123,33 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
     const N: usize = 16;
     let ss = src::size(S);
     let t = dir.to.format();
-    let p = Narrow::new(t);
-    let m = _mm256_set1_epi32(t.man_bits as i32 + 127);
+    // Everything in biased f32 exponents (fields): the lane's field `fc`, raised to the
+    // target's minimum normal exponent, gives the scale 2^(m - e) with field
+    // `m + 254 - fc`, and the target's exponent field minus one as `fc + bias - 128`.
+    let fmin = _mm256_set1_epi32(t.min_normal_exponent() + 127);
+    let scale_base = _mm256_set1_epi32(t.man_bits as i32 + 254);
+    let rebias = _mm256_set1_epi32(t.bias - 128);
+    let shift = _mm_cvtsi32_si128(t.man_bits as i32);
+    let max_mag = _mm256_set1_epi32((t.max_bits() & !t.sign_mask()) as i32);
+    let sign_bit = _mm256_set1_epi32(t.sign_mask() as i32);
+    let plus_zero = _mm256_set1_epi32(if t.has_negative_zero() { 0 } else { -1 });
     let conv = |x: __m256| {
         let bits = _mm256_castps_si256(x);
-        let field = _mm256_srli_epi32::<23>(_mm256_and_si256(bits, _mm256_set1_epi32(i32::MAX)));
-        let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(127)), p.emin);
-        // 2^(m - ec): a normal f32 for every float source (narrows_in_f32) and every
+        let fc = _mm256_max_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, _mm256_set1_epi32(i32::MAX))), fmin);
+        // 2^(m - e): a normal f32 for every float source (narrows_in_f32) and every
         // non-zero integer (e >= 0), so the product is exact. (A zero lane of an integer
         // source to bfloat16 gets a field of 260, which wraps to a finite scale: 0 * it = 0.)
-        let scale = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_sub_epi32(m, ec)));
-        let r = _mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(x, scale)));
-        let (v, over) = p.encode(ec, r, _mm256_srai_epi32::<31>(bits));
-        (v, _mm256_or_si256(over, special_ps(x)))
+        let scale = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_sub_epi32(scale_base, fc)));
+        let r = _mm256_abs_epi32(_mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(x, scale))));
+        // Targets of 16 bits or less: the pattern cannot overflow i32 (field < 2^8, m <= 10),
+        // and above the largest finite one means out of range. NaN and Inf (field 255)
+        // convert to the integer indefinite, so they are caught by their field.
+        let mag = _mm256_add_epi32(_mm256_sll_epi32(_mm256_add_epi32(fc, rebias), shift), r);
+        let over = _mm256_or_si256(_mm256_cmpgt_epi32(mag, max_mag), _mm256_cmpeq_epi32(fc, _mm256_set1_epi32(255)));
+        // The sign, except on a zero result of a target without -0.
+        let drop = _mm256_and_si256(plus_zero, _mm256_cmpeq_epi32(mag, _mm256_setzero_si256()));
+        let sign = _mm256_andnot_si256(drop, _mm256_and_si256(_mm256_srai_epi32::<31>(bits), sign_bit));
+        (_mm256_or_si256(mag, sign), over)
     };
     chunked::<N>(dir, src, dst, (ss, D), |s, d| {
         let (v0, c0) = conv(load8::<S>(s));
