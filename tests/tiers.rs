@@ -322,6 +322,12 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
                     let mut a = vec![0u8; MAX_STEP * dst.size()];
                     let mut b = a.clone();
                     for (k, chunk) in input.chunks(w).enumerate() {
+                        // The hand-written kernels this sweep aims at are AVX2's; the lane
+                        // programs of the other tiers (exhaustively tested on 16-bit sources)
+                        // get every 4th window, which keeps the emulated CI jobs short.
+                        if tier != Tier::Avx2 && k % 4 != 0 {
+                            continue;
+                        }
                         let n = chunk.len() / src.size() * dst.size();
                         let ra = tp.encode(chunk, &mut a[..n]);
                         let rb = sp.encode(chunk, &mut b[..n]);
