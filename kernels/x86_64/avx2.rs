@@ -103,6 +103,22 @@ macro_rules! by_mode {
     };
 }
 
+/// `Some($kernel::<$generics.., DS, R>)` for a target size `$ds` among `$sizes` and a range
+/// rule `$r`, resolved when the plan is bound (`None` for other sizes).
+macro_rules! by_size_and_rule {
+    (@k $k:ident [$($g:tt)*] $size:literal $rule:expr) => {
+        $k::<$($g)*, $size, { $rule }> as KernelFn
+    };
+    ($k:ident $pre:tt, $ds:expr, $r:expr, [$($size:literal),*]) => {
+        match $r {
+            range::ERROR => match $ds { $($size => Some(by_size_and_rule!(@k $k $pre $size range::ERROR)),)* _ => None },
+            range::CLAMP => match $ds { $($size => Some(by_size_and_rule!(@k $k $pre $size range::CLAMP)),)* _ => None },
+            range::WRAP => match $ds { $($size => Some(by_size_and_rule!(@k $k $pre $size range::WRAP)),)* _ => None },
+            _ => None,
+        }
+    };
+}
+
 /// A specialised kernel for the direction, if there is one. Only called after run-time
 /// detection reported AVX2, FMA, F16C and BMI2.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
@@ -271,56 +287,17 @@ fn pick_int_to_int(from: DataType, ds: usize, r: u8) -> Option<KernelFn> {
 
 /// The 64-bit-lane integer kernel for uint32/int64/uint64 sources.
 fn pick_int64_to_int<const SS: usize, const SIGNED: bool>(ds: usize, r: u8) -> Option<KernelFn> {
-    Some(match (ds, r) {
-        (1, range::ERROR) => int64_to_int::<SS, SIGNED, 1, { range::ERROR }> as KernelFn,
-        (1, range::CLAMP) => int64_to_int::<SS, SIGNED, 1, { range::CLAMP }> as KernelFn,
-        (1, range::WRAP) => int64_to_int::<SS, SIGNED, 1, { range::WRAP }> as KernelFn,
-        (2, range::ERROR) => int64_to_int::<SS, SIGNED, 2, { range::ERROR }> as KernelFn,
-        (2, range::CLAMP) => int64_to_int::<SS, SIGNED, 2, { range::CLAMP }> as KernelFn,
-        (2, range::WRAP) => int64_to_int::<SS, SIGNED, 2, { range::WRAP }> as KernelFn,
-        (4, range::ERROR) => int64_to_int::<SS, SIGNED, 4, { range::ERROR }> as KernelFn,
-        (4, range::CLAMP) => int64_to_int::<SS, SIGNED, 4, { range::CLAMP }> as KernelFn,
-        (4, range::WRAP) => int64_to_int::<SS, SIGNED, 4, { range::WRAP }> as KernelFn,
-        (8, range::ERROR) => int64_to_int::<SS, SIGNED, 8, { range::ERROR }> as KernelFn,
-        (8, range::CLAMP) => int64_to_int::<SS, SIGNED, 8, { range::CLAMP }> as KernelFn,
-        (8, range::WRAP) => int64_to_int::<SS, SIGNED, 8, { range::WRAP }> as KernelFn,
-        _ => return None,
-    })
+    by_size_and_rule!(int64_to_int [SS, SIGNED], ds, r, [1, 2, 4, 8])
 }
 
 /// [`pick_int_to_int`] for one source layout.
 fn pick_int_to_int_s<const SS: usize, const SIGNED: bool>(ds: usize, r: u8) -> Option<KernelFn> {
-    Some(match (ds, r) {
-        (1, range::ERROR) => int_to_int::<SS, SIGNED, 1, { range::ERROR }> as KernelFn,
-        (1, range::CLAMP) => int_to_int::<SS, SIGNED, 1, { range::CLAMP }> as KernelFn,
-        (1, range::WRAP) => int_to_int::<SS, SIGNED, 1, { range::WRAP }> as KernelFn,
-        (2, range::ERROR) => int_to_int::<SS, SIGNED, 2, { range::ERROR }> as KernelFn,
-        (2, range::CLAMP) => int_to_int::<SS, SIGNED, 2, { range::CLAMP }> as KernelFn,
-        (2, range::WRAP) => int_to_int::<SS, SIGNED, 2, { range::WRAP }> as KernelFn,
-        (4, range::ERROR) => int_to_int::<SS, SIGNED, 4, { range::ERROR }> as KernelFn,
-        (4, range::CLAMP) => int_to_int::<SS, SIGNED, 4, { range::CLAMP }> as KernelFn,
-        (4, range::WRAP) => int_to_int::<SS, SIGNED, 4, { range::WRAP }> as KernelFn,
-        (8, range::ERROR) => int_to_int::<SS, SIGNED, 8, { range::ERROR }> as KernelFn,
-        (8, range::CLAMP) => int_to_int::<SS, SIGNED, 8, { range::CLAMP }> as KernelFn,
-        (8, range::WRAP) => int_to_int::<SS, SIGNED, 8, { range::WRAP }> as KernelFn,
-        _ => return None,
-    })
+    by_size_and_rule!(int_to_int [SS, SIGNED], ds, r, [1, 2, 4, 8])
 }
 
 /// float16/bfloat16/float32 -> integer of `ds` bytes in rounding `M`.
 fn pick_f2i32<const S: u8, const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
-    Some(match (ds, r) {
-        (1, range::ERROR) => f2i32::<S, M, 1, { range::ERROR }> as KernelFn,
-        (1, range::CLAMP) => f2i32::<S, M, 1, { range::CLAMP }> as KernelFn,
-        (1, range::WRAP) => f2i32::<S, M, 1, { range::WRAP }> as KernelFn,
-        (2, range::ERROR) => f2i32::<S, M, 2, { range::ERROR }> as KernelFn,
-        (2, range::CLAMP) => f2i32::<S, M, 2, { range::CLAMP }> as KernelFn,
-        (2, range::WRAP) => f2i32::<S, M, 2, { range::WRAP }> as KernelFn,
-        (4, range::ERROR) => f2i32::<S, M, 4, { range::ERROR }> as KernelFn,
-        (4, range::CLAMP) => f2i32::<S, M, 4, { range::CLAMP }> as KernelFn,
-        (4, range::WRAP) => f2i32::<S, M, 4, { range::WRAP }> as KernelFn,
-        _ => return None,
-    })
+    by_size_and_rule!(f2i32 [S, M], ds, r, [1, 2, 4])
 }
 
 /// float -> int64/uint64 in rounding `M`.
@@ -334,18 +311,7 @@ fn pick_f2i_wide<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
 
 /// float64 -> integer of `ds` bytes in rounding `M`.
 fn pick_f2i64<const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
-    Some(match (ds, r) {
-        (1, range::ERROR) => f2i64::<M, 1, { range::ERROR }> as KernelFn,
-        (1, range::CLAMP) => f2i64::<M, 1, { range::CLAMP }> as KernelFn,
-        (1, range::WRAP) => f2i64::<M, 1, { range::WRAP }> as KernelFn,
-        (2, range::ERROR) => f2i64::<M, 2, { range::ERROR }> as KernelFn,
-        (2, range::CLAMP) => f2i64::<M, 2, { range::CLAMP }> as KernelFn,
-        (2, range::WRAP) => f2i64::<M, 2, { range::WRAP }> as KernelFn,
-        (4, range::ERROR) => f2i64::<M, 4, { range::ERROR }> as KernelFn,
-        (4, range::CLAMP) => f2i64::<M, 4, { range::CLAMP }> as KernelFn,
-        (4, range::WRAP) => f2i64::<M, 4, { range::WRAP }> as KernelFn,
-        _ => return None,
-    })
+    by_size_and_rule!(f2i64[M], ds, r, [1, 2, 4])
 }
 
 /// float16/bfloat16/float32 -> a narrower float of `ds` bytes in rounding `M`.
