@@ -699,42 +699,41 @@ fn load8_pd_int<const S: u8, const ODD: bool>(s: &[u8]) -> (__m256d, __m256d) {
     (conv(x), conv(y))
 }
 
-/// Round eight f32 lanes to integers in mode `M` (exact: the result is an f32 integer).
-/// Nearest-away: `t + trunc(2 * (x - t))` with `t = trunc(x)`: the fraction `x - t` and its
-/// double are exact, and the truncated double is +-1 exactly when the fraction is at least
-/// one half (with the sign of `x`), else 0.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn round_ps<const M: u8>(x: __m256) -> __m256 {
-    match M {
-        mode::NE => _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
-        mode::TZ => _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x),
-        mode::TP => _mm256_round_ps::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
-        mode::TN => _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
-        _ => {
-            let t = _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x);
-            let f = _mm256_sub_ps(x, t);
-            _mm256_add_ps(t, _mm256_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_ps(f, f)))
+/// Define `$name::<M>`, rounding the lanes of a `$v` vector to integers in mode `M` (exact:
+/// the result is an integer of the same float type). Nearest-away: `t + trunc(2 * (x - t))`
+/// with `t = trunc(x)`: the fraction `x - t` and its double are exact, and the truncated
+/// double is +-1 exactly when the fraction is at least one half (with the sign of `x`),
+/// else 0. One body for f32 and f64 lanes.
+macro_rules! rounding {
+    ($(#[$doc:meta])* $name:ident, $v:ty, $round:ident, $sub:ident, $add:ident) => {
+        $(#[$doc])*
+        #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+        #[inline]
+        fn $name<const M: u8>(x: $v) -> $v {
+            const TZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+            match M {
+                mode::NE => $round::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
+                mode::TZ => $round::<TZ>(x),
+                mode::TP => $round::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
+                mode::TN => $round::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
+                _ => {
+                    let t = $round::<TZ>(x);
+                    let f = $sub(x, t);
+                    $add(t, $round::<TZ>($add(f, f)))
+                }
+            }
         }
-    }
+    };
 }
 
-/// [`round_ps`] for four f64 lanes.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn round_pd<const M: u8>(x: __m256d) -> __m256d {
-    match M {
-        mode::NE => _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
-        mode::TZ => _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x),
-        mode::TP => _mm256_round_pd::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
-        mode::TN => _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
-        _ => {
-            let t = _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x);
-            let f = _mm256_sub_pd(x, t);
-            _mm256_add_pd(t, _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_pd(f, f)))
-        }
-    }
-}
+rounding!(
+    /// [`rounding`] for eight f32 lanes.
+    round_ps, __m256, _mm256_round_ps, _mm256_sub_ps, _mm256_add_ps
+);
+rounding!(
+    /// [`rounding`] for four f64 lanes.
+    round_pd, __m256d, _mm256_round_pd, _mm256_sub_pd, _mm256_add_pd
+);
 
 /// Whether any f32 lane is NaN or +-Inf.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
