@@ -249,8 +249,15 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
         f32_bits.extend((0..64u64).map(|d| (e << 23) | 0x40_0000 | d)); // ties of narrow targets
         f32_bits.extend((0..64u64).map(|d| (e << 23) | 0x7f_e000 | (d << 7))); // near the f16 max
     }
-    let f64_bits: Vec<u64> =
+    let mut f64_bits: Vec<u64> =
         f32_bits.iter().map(|&b| (f32::from_bits(b as u32) as f64).to_bits() ^ (b & 0x7)).collect();
+    // Halves of integers near zero and near the 8/16/32-bit limits, with their f64
+    // neighbours: the ties, and the values just short of them (which a rounding that adds
+    // 1/2 carries over).
+    for k in (-260i64..260).chain([-65537, -32769, 32767, 65535, (1 << 31) - 2, -(1 << 31)]) {
+        let tie = (k as f64 + 0.5).to_bits();
+        f64_bits.extend((0..8u64).map(|d| tie + d - 4));
+    }
     // 64-bit integers of every magnitude up to 2^59, around the 2^51 limit of the f64 paths.
     let i64_bits: Vec<u64> = f32_bits.iter().map(|&b| ((b as u32 as i32 as i64) << (b % 29)) as u64).collect();
     let cases: Vec<(T, T, &Vec<u64>)> = vec![

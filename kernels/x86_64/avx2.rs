@@ -119,6 +119,17 @@ macro_rules! by_size_and_rule {
     };
 }
 
+/// `$kernel::<$generics.., R>` for the range rule code `$r`.
+macro_rules! by_rule {
+    ($k:ident [$($g:tt)*], $r:expr) => {
+        match $r {
+            range::ERROR => $k::<$($g)*, { range::ERROR }> as KernelFn,
+            range::CLAMP => $k::<$($g)*, { range::CLAMP }>,
+            _ => $k::<$($g)*, { range::WRAP }>,
+        }
+    };
+}
+
 /// A specialised kernel for the direction, if there is one. Only called after run-time
 /// detection reported AVX2, FMA, F16C and BMI2.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
@@ -200,12 +211,21 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             mode::TN => f32_to_bf16::<{ src::F16 }, { mode::TN }>,
             _ => f32_to_bf16::<{ src::F16 }, { mode::NA }>,
         }),
-        (T::Float32 | T::Float16 | T::BFloat16, _) if to.is_integer() && to.size() <= 4 => match src_code {
-            src::F32 => by_mode!(m, pick_f2i32[src::F32], to.size(), r),
-            src::F16 => by_mode!(m, pick_f2i32[src::F16], to.size(), r),
-            _ => by_mode!(m, pick_f2i32[src::BF16], to.size(), r),
+        (T::Float32 | T::Float16 | T::BFloat16 | T::Float64, _) if tgt::of(to).is_some() => {
+            let t = tgt::of(to)?;
+            match src::of(from)? {
+                src::F64 => by_mode!(m, pick_f2i_pack[src::F64], t, r),
+                src::F32 => by_mode!(m, pick_f2i_pack[src::F32], t, r),
+                src::F16 => by_mode!(m, pick_f2i_pack[src::F16], t, r),
+                _ => by_mode!(m, pick_f2i_pack[src::BF16], t, r),
+            }
+        }
+        (T::Float32 | T::Float16 | T::BFloat16, T::UInt32) => match src_code {
+            src::F32 => by_mode!(m, pick_f2u32[src::F32], r),
+            src::F16 => by_mode!(m, pick_f2u32[src::F16], r),
+            _ => by_mode!(m, pick_f2u32[src::BF16], r),
         },
-        (T::Float64, _) if to.is_integer() && to.size() <= 4 => by_mode!(m, pick_f2i64, to.size(), r),
+        (T::Float64, T::UInt32) => by_mode!(m, pick_f64_to_u32, r),
         (T::Float64 | T::Float32 | T::Float16 | T::BFloat16, T::Int64 | T::UInt64) => match src::of(from) {
             Some(src::F64) => by_mode!(m, pick_f2i_wide[src::F64], r),
             Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
@@ -252,11 +272,7 @@ fn pick_int_pack(from: DataType, to: DataType, r: u8) -> Option<KernelFn> {
     use DataType as T;
     macro_rules! rules {
         ($ss:literal, $ds:literal, $signed:literal) => {
-            match r {
-                range::ERROR => int_pack::<$ss, $ds, $signed, { range::ERROR }> as KernelFn,
-                range::CLAMP => int_pack::<$ss, $ds, $signed, { range::CLAMP }>,
-                _ => int_pack::<$ss, $ds, $signed, { range::WRAP }>,
-            }
+            by_rule!(int_pack[$ss, $ds, $signed], r)
         };
     }
     Some(match (from, to) {
@@ -295,23 +311,36 @@ fn pick_int_to_int_s<const SS: usize, const SIGNED: bool>(ds: usize, r: u8) -> O
     by_size_and_rule!(int_to_int [SS, SIGNED], ds, r, [1, 2, 4, 8])
 }
 
-/// float16/bfloat16/float32 -> integer of `ds` bytes in rounding `M`.
-fn pick_f2i32<const S: u8, const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
-    by_size_and_rule!(f2i32 [S, M], ds, r, [1, 2, 4])
+/// A float source -> an integer target with a [`tgt`] code `t`, in rounding `M`.
+fn pick_f2i_pack<const S: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
+    macro_rules! rules {
+        ($t:expr) => {
+            by_rule!(f2i_pack[S, M, { $t }], r)
+        };
+    }
+    Some(match t {
+        tgt::I8 => rules!(tgt::I8),
+        tgt::U8 => rules!(tgt::U8),
+        tgt::I16 => rules!(tgt::I16),
+        tgt::U16 => rules!(tgt::U16),
+        tgt::I32 => rules!(tgt::I32),
+        _ => rules!(tgt::SUB),
+    })
+}
+
+/// float16/bfloat16/float32 -> uint32 in rounding `M`.
+fn pick_f2u32<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(by_rule!(f2u32[S, M], r))
+}
+
+/// float64 -> uint32 in rounding `M`.
+fn pick_f64_to_u32<const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(by_rule!(f64_to_u32[M], r))
 }
 
 /// float -> int64/uint64 in rounding `M`.
 fn pick_f2i_wide<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
-    Some(match r {
-        range::ERROR => f2i_wide::<S, M, { range::ERROR }> as KernelFn,
-        range::CLAMP => f2i_wide::<S, M, { range::CLAMP }>,
-        _ => f2i_wide::<S, M, { range::WRAP }>,
-    })
-}
-
-/// float64 -> integer of `ds` bytes in rounding `M`.
-fn pick_f2i64<const M: u8>(ds: usize, r: u8) -> Option<KernelFn> {
-    by_size_and_rule!(f2i64[M], ds, r, [1, 2, 4])
+    Some(by_rule!(f2i_wide[S, M], r))
 }
 
 /// float16/bfloat16/float32 -> a narrower float of `ds` bytes in rounding `M`.
@@ -839,28 +868,228 @@ fn in_form(v: __m256i, (shift, mask): (__m128i, __m256i)) -> __m256i {
     _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, shift), shift), mask)
 }
 
-// float16/bfloat16/float32 -> int8/uint8/int16/uint16/int32, in f32: round in the requested
-// mode (exact), compare with the limits, clamp or wrap in-lane. 16 elements per step.
-entry!(f2i32<const S: u8, const M: u8, const D: usize, const R: u8>, f2i32_body);
+/// Integer targets of [`f2i_pack`], by how their values are stored from i32 lanes.
+mod tgt {
+    /// int8 (signed saturating packs)
+    pub const I8: u8 = 0;
+    /// uint8 (signed, then unsigned saturating packs)
+    pub const U8: u8 = 1;
+    /// int16
+    pub const I16: u8 = 2;
+    /// uint16
+    pub const U16: u8 = 3;
+    /// int32 (stored as is)
+    pub const I32: u8 = 4;
+    /// int2, int4, uint2, uint4: one byte each, clamped by min/max, wrapped to the stored form
+    pub const SUB: u8 = 5;
+
+    /// Bytes per target element.
+    pub const fn size(t: u8) -> usize {
+        match t {
+            I16 | U16 => 2,
+            I32 => 4,
+            _ => 1,
+        }
+    }
+
+    /// The code of an integer target (uint32, int64 and uint64 have none).
+    pub fn of(t: crate::dtype::DataType) -> Option<u8> {
+        use crate::dtype::DataType as T;
+        Some(match t {
+            T::Int8 => I8,
+            T::UInt8 => U8,
+            T::Int16 => I16,
+            T::UInt16 => U16,
+            T::Int32 => I32,
+            T::Int2 | T::Int4 | T::UInt2 | T::UInt4 => SUB,
+            _ => return None,
+        })
+    }
+}
+
+/// The f32 just below 1/2, splatted (see [`to_i32`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
+#[inline]
+fn below_half_ps() -> __m256 {
+    _mm256_castsi256_ps(_mm256_set1_epi32(0x3eff_ffff))
+}
+
+/// The f64 just below 1/2, splatted (see [`to_i32`]).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn below_half_pd() -> __m256d {
+    _mm256_castsi256_pd(_mm256_set1_epi64x(0x3fdf_ffff_ffff_ffff))
+}
+
+/// Eight source lanes (f32 domain or float64) rounded in mode `M` to i32. Nearest-even is
+/// the conversion's own rounding (default MXCSR) and towards-zero its truncating form;
+/// nearest-away truncates `x + copysign(p, x)` with `p` the float just below 1/2 (the sum,
+/// rounded to nearest, reaches the next integer exactly when the fraction is at least 1/2:
+/// below it the sum stays under `n + 1 - ulp`, from it the gap to `n + 1` is under half an
+/// ulp); the directed modes round first (exact). NaN, +-Inf and magnitudes from 2^31 give
+/// the integer indefinite, `i32::MIN`.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn to_i32<const S: u8, const M: u8>(s: &[u8]) -> __m256i {
+    if S == src::F64 {
+        let (a, b) = load8_pd::<S>(s);
+        let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
+        let cvt = |x: __m256d| match M {
+            mode::NE => _mm256_cvtpd_epi32(x),
+            mode::TZ => _mm256_cvttpd_epi32(x),
+            // copysign(p, x): blend on the sign bit of x.
+            mode::NA => _mm256_cvttpd_epi32(_mm256_add_pd(x, _mm256_blendv_pd(p, q, x))),
+            _ => _mm256_cvttpd_epi32(round_pd::<M>(x)),
+        };
+        _mm256_set_m128i(cvt(b), cvt(a))
+    } else {
+        let x = load8::<S>(s);
+        let (p, q) = (below_half_ps(), _mm256_sub_ps(_mm256_setzero_ps(), below_half_ps()));
+        match M {
+            mode::NE => _mm256_cvtps_epi32(x),
+            mode::TZ => _mm256_cvttps_epi32(x),
+            // copysign(p, x): blend on the sign bit of x.
+            mode::NA => _mm256_cvttps_epi32(_mm256_add_ps(x, _mm256_blendv_ps(p, q, x))),
+            _ => _mm256_cvttps_epi32(round_ps::<M>(x)),
+        }
+    }
+}
+
+// float16/bfloat16/float32/float64 -> every integer target but uint32/int64/uint64: round to
+// i32 lanes (`to_i32`), then integer work. The indefinite `i32::MIN` (NaN, Inf, |x| >= 2^31,
+// and -2^31 itself) goes cold; it is below every narrower target's range, so without a rule
+// the range test catches it. Clamp is the saturating packs (min/max for the sub-byte types),
+// wrap keeps the low bits. 32 elements per step.
+entry!(f2i_pack<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    const N: usize = 32;
+    let ss = src::size(S);
+    let ds = tgt::size(T);
+    let (lo, hi) = dir.to.format().int_bounds();
+    let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
+    let indefinite = _mm256_set1_epi32(i32::MIN);
+    let form = form_of(dir.to.format());
+    // Without a rule (targets narrower than 32 bits): `v - lo` has no bit outside the span
+    // `hi - lo` (all ones: every such range has a power-of-two size) exactly when in range.
+    let outside = _mm256_set1_epi32(!((hi - lo) as i32));
+    let checked = R == range::ERROR && T != tgt::I32;
+    // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
+    // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
+    let conv = |k: usize, s: &[u8]| {
+        let v = to_i32::<S, M>(s.get(8 * ss * k..).unwrap_or(&[]));
+        match (T, R) {
+            (tgt::I32, _) => (v, v),
+            (_, range::ERROR) => (v, _mm256_sub_epi32(v, vlo)),
+            (tgt::SUB, range::CLAMP) => (_mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi), v),
+            (tgt::SUB, _) => (in_form(v, form), v),
+            _ => (v, v),
+        }
+    };
+    // The flagged lanes of four check words, with one test when there are none.
+    let flagged = |x: __m256i| {
+        if checked {
+            _mm256_xor_si256(
+                _mm256_cmpeq_epi32(_mm256_and_si256(x, outside), _mm256_setzero_si256()),
+                _mm256_set1_epi32(-1),
+            )
+        } else {
+            _mm256_cmpeq_epi32(x, indefinite)
+        }
+    };
+    let flags = |w: [__m256i; 4]| {
+        let none = if checked {
+            let any = _mm256_or_si256(_mm256_or_si256(w[0], w[1]), _mm256_or_si256(w[2], w[3]));
+            _mm256_testz_si256(any, outside) != 0
+        } else {
+            // The indefinite is the least i32: it is there if it is the minimum.
+            let least = _mm256_min_epi32(_mm256_min_epi32(w[0], w[1]), _mm256_min_epi32(w[2], w[3]));
+            let m = _mm256_cmpeq_epi32(least, indefinite);
+            _mm256_testz_si256(m, m) != 0
+        };
+        if none {
+            return 0;
+        }
+        w.iter().enumerate().fold(0, |acc, (k, &x)| acc | lanes8(flagged(x)) << (8 * k))
+    };
+    // Wrap to a full byte or 16-bit target keeps the low bits; everything else is in range
+    // or saturates to it.
+    let mask_low = R == range::WRAP && T != tgt::SUB;
+    chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
+        let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
+        let ((a, fa), (b, fb), (c, fc), (e, fe)) = (conv(0, s), conv(1, s), conv(2, s), conv(3, s));
+        let q = d.as_mut_ptr();
+        // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
+        unsafe {
+            match ds {
+                4 => {
+                    for (k, v) in [a, b, c, e].into_iter().enumerate() {
+                        _mm256_storeu_si256(q.add(32 * k).cast(), v);
+                    }
+                }
+                2 => {
+                    let pack = |x: __m256i, y: __m256i| {
+                        let m = _mm256_set1_epi32(0xffff);
+                        let w = if mask_low {
+                            _mm256_packus_epi32(_mm256_and_si256(x, m), _mm256_and_si256(y, m))
+                        } else if T == tgt::I16 {
+                            _mm256_packs_epi32(x, y)
+                        } else {
+                            _mm256_packus_epi32(x, y)
+                        };
+                        _mm256_permute4x64_epi64::<0b11_01_10_00>(w)
+                    };
+                    _mm256_storeu_si256(q.cast(), pack(a, b));
+                    _mm256_storeu_si256(q.add(32).cast(), pack(c, e));
+                }
+                _ => {
+                    let w = if mask_low {
+                        let m = _mm256_set1_epi32(0xff);
+                        let [a, b, c, e] = [a, b, c, e].map(|x| _mm256_and_si256(x, m));
+                        _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e))
+                    } else {
+                        let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+                        if T == tgt::U8 {
+                            _mm256_packus_epi16(ab, ce)
+                        } else {
+                            _mm256_packs_epi16(ab, ce)
+                        }
+                    };
+                    let w = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                    _mm256_storeu_si256(q.cast(), w);
+                }
+            }
+        }
+        flags([fa, fb, fc, fe])
+    })
+}
+
+// float16/bfloat16/float32 -> uint32, in f32: round in the requested mode (exact), compare
+// with the limits, clamp or wrap in-lane; results from 2^31 are converted as r - 2^32 (exact,
+// same low 32 bits). 16 elements per step.
+entry!(f2u32<const S: u8, const M: u8, const R: u8>, f2u32_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f2u32_body<const S: u8, const M: u8, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
     let ss = src::size(S);
     let (lo, hi) = int_limits_f32(dir.to.format());
     let (vlo, vhi) = (_mm256_set1_ps(lo), _mm256_set1_ps(hi));
-    let ihi = _mm256_set1_epi32(dir.to.format().int_bounds().1 as i32);
+    let ihi = _mm256_set1_epi32(-1);
     // Wrap converts magnitudes below 2^31 in-lane (cvtt's range); larger ones go cold.
     let wrap_lim = _mm256_set1_ps(2_147_483_520.0);
     let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
-    // uint32 results of 2^31 and more: converted as r - 2^32 (exact), same low 32 bits.
     let two31 = _mm256_set1_ps(2_147_483_648.0);
-    let adjust = _mm256_set1_ps(if dir.to == DataType::UInt32 { 4_294_967_296.0 } else { 0.0 });
+    let two32 = _mm256_set1_ps(4_294_967_296.0);
     let cvt =
-        |c: __m256| _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), adjust)));
-    let form = form_of(dir.to.format());
+        |c: __m256| _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), two32)));
     // One vector of eight lanes: (integers, lanes that need the scalar reference). The
     // unordered compares flag NaN with the out-of-range lanes, and +-Inf is out of range,
     // so only clamp needs a separate NaN/Inf test.
@@ -869,19 +1098,13 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
         match R {
             range::CLAMP => {
                 let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
-                // Above the limit: the integer maximum (int32's and uint32's are not f32).
-                let i = if D == 4 {
-                    _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)))
-                } else {
-                    i
-                };
+                // Above the limit: the integer maximum (uint32's is not an f32).
+                let i = _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)));
                 (i, special_ps(x))
             }
             range::WRAP => {
                 let big = _mm256_cmp_ps::<_CMP_NLE_UQ>(_mm256_and_ps(r, abs), wrap_lim);
-                // Byte targets: the stored form (int2/int4 sign-extended, uint2/uint4 masked).
-                let i = _mm256_cvttps_epi32(r);
-                (if D == 1 { in_form(i, form) } else { i }, _mm256_castps_si256(big))
+                (_mm256_cvttps_epi32(r), _mm256_castps_si256(big))
             }
             _ => {
                 let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
@@ -889,53 +1112,26 @@ fn f2i32_body<const S: u8, const M: u8, const D: usize, const R: u8>(
             }
         }
     };
-    let n = if D == 1 { 32 } else { 16 };
-    chunked_n(n, dir, src, dst, (ss, D), |s, d| {
+    chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
         let at = |k: usize| conv(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[])));
         let ((i0, c0), (i1, c1)) = (at(0), at(1));
-        if D == 1 {
-            let ((i2, c2), (i3, c3)) = (at(2), at(3));
-            store32_bytes(d, [i0, i1, i2, i3]);
-            lanes16(c0, c1) | lanes16(c2, c3) << 16
-        } else {
-            store16::<D>(d, i0, i1);
-            lanes16(c0, c1)
-        }
+        store16::<4>(d, i0, i1);
+        lanes16(c0, c1)
     })
 }
 
-/// Store 32 i32 lanes (four vectors, in order) as bytes: their low bytes.
+// float64 -> uint32: the same in f64 (every limit exact), 8 per step.
+entry!(f64_to_u32<const M: u8, const R: u8>, f64_to_u32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn store32_bytes(d: &mut [u8], v: [__m256i; 4]) {
-    let Some(d) = d.get_mut(..32) else { return };
-    let m = _mm256_set1_epi32(0xff);
-    let [a, b, c, e] = v.map(|x| _mm256_and_si256(x, m));
-    let w = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e));
-    let q = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-    unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), q) }
-}
-
-// float64 -> int8/uint8/int16/uint16/int32: the same in f64 (every limit exact), 8 per step.
-entry!(f2i64<const M: u8, const D: usize, const R: u8>, f2i64_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f2i64_body<const M: u8, const D: usize, const R: u8>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
+fn f64_to_u32_body<const M: u8, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
-    let (lo, hi) = dir.to.format().int_bounds();
-    let (vlo, vhi) = (_mm256_set1_pd(lo as f64), _mm256_set1_pd(hi as f64));
+    let (vlo, vhi) = (_mm256_setzero_pd(), _mm256_set1_pd(u32::MAX as f64));
     let wrap_lim = _mm256_set1_pd(2_147_483_647.0);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
     let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
-    // uint32 results of 2^31 and more: converted as r - 2^32 (exact), same low 32 bits.
     let two31 = _mm256_set1_pd(2_147_483_648.0);
-    let adjust = _mm256_set1_pd(if dir.to == DataType::UInt32 { 4_294_967_296.0 } else { 0.0 });
-    let form = form_of(dir.to.format());
-    chunked::<N>(dir, src, dst, (8, D), |s, d| {
+    let two32 = _mm256_set1_pd(4_294_967_296.0);
+    chunked::<N>(dir, src, dst, (8, 4), |s, d| {
         let Some(s) = s.get(..64) else { return u32::MAX };
         // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
         let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
@@ -952,13 +1148,12 @@ fn f2i64_body<const M: u8, const D: usize, const R: u8>(
                     (r, _mm256_or_pd(special, out))
                 }
             };
-            let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), adjust));
+            // Results from 2^31: converted as r - 2^32 (exact), same low 32 bits.
+            let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), two32));
             (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
         };
         let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
-        let v = _mm256_set_m128i(ib, ia);
-        // Byte targets: the stored form (wrap of int2/int4/uint2/uint4; a no-op otherwise).
-        store8::<D>(d, if D == 1 { in_form(v, form) } else { v });
+        store8::<4>(d, _mm256_set_m128i(ib, ia));
         ma | mb << 4
     })
 }
