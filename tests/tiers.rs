@@ -249,6 +249,12 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
         f32_bits.extend((0..64u64).map(|d| (e << 23) | 0x40_0000 | d)); // ties of narrow targets
         f32_bits.extend((0..64u64).map(|d| (e << 23) | 0x7f_e000 | (d << 7))); // near the f16 max
     }
+    // Around the largest finite values and rounding limits of float16 (65504, 65520) and
+    // bfloat16 (0x7f7f, its tie 0x7f7f8000): where a kernel stops and the cold path starts.
+    for edge in [0x477f_e000u64, 0x477f_f000, 0x7f7f_0000, 0x7f7f_8000, 0x7f7f_ffff - 32] {
+        f32_bits.extend((0..64u64).map(|d| edge - 32 + d));
+        f32_bits.extend((0..64u64).map(|d| (edge - 32 + d) | 0x8000_0000));
+    }
     let mut f64_bits: Vec<u64> =
         f32_bits.iter().map(|&b| (f32::from_bits(b as u32) as f64).to_bits() ^ (b & 0x7)).collect();
     // Halves of integers near zero and near the 8/16/32-bit limits, with their f64
@@ -257,6 +263,17 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
     for k in (-260i64..260).chain([-65537, -32769, 32767, 65535, (1 << 31) - 2, -(1 << 31)]) {
         let tie = (k as f64 + 0.5).to_bits();
         f64_bits.extend((0..8u64).map(|d| tie + d - 4));
+    }
+    // Between float32's largest finite value and 2^128 (its tie to Inf at 0x47ef_ffff_f...),
+    // and f32-subnormal magnitudes whose f64 patterns differ from a result's in the high
+    // dword only.
+    for edge in [0x47ef_ffff_e000_0000u64, 0x47ef_ffff_f000_0000, 0x47f0_0000_0000_0000] {
+        f64_bits.extend((0..16u64).map(|d| edge + (d << 24) - (8 << 24)));
+        f64_bits.extend((0..16u64).map(|d| edge - 8 + d));
+    }
+    for field in 860u64..880 {
+        f64_bits.extend((0..16u64).map(|j| field << 52 | j << 32 | (j & 1)));
+        f64_bits.extend((0..16u64).map(|j| 1 << 63 | field << 52 | j << 32));
     }
     // 64-bit integers of every magnitude up to 2^59, around the 2^51 limit of the f64 paths.
     let i64_bits: Vec<u64> = f32_bits.iter().map(|&b| ((b as u32 as i32 as i64) << (b % 29)) as u64).collect();

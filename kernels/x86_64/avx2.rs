@@ -14,7 +14,6 @@
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs.
 
-use crate::config::OutOfRange;
 use crate::dtype::{DataType, Decoded, Format, Kind};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code};
@@ -181,9 +180,11 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         _ => src::BF16,
     };
     match (from, to) {
-        (T::Float64, T::Float32) if m == mode::NE => Some(match dir.out_of_range {
-            Some(OutOfRange::Clamp) => f64_to_f32_ne::<true> as KernelFn,
-            _ => f64_to_f32_ne::<false>,
+        (T::Float64, T::Float32) if m != mode::NA => Some(match m {
+            mode::NE => f64_to_f32::<{ mode::NE }> as KernelFn,
+            mode::TZ => f64_to_f32::<{ mode::TZ }>,
+            mode::TP => f64_to_f32::<{ mode::TP }>,
+            _ => f64_to_f32::<{ mode::TN }>,
         }),
         (T::Float32, T::Float64) => Some(f32_to_f64 as KernelFn),
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
@@ -194,8 +195,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             mode::TP => f32_to_f16::<{ _MM_FROUND_TO_POS_INF }>,
             _ => f32_to_f16::<{ _MM_FROUND_TO_NEG_INF }>,
         }),
-        (T::Float16, T::Float32) => Some(f16_to_f32 as KernelFn),
-        (T::BFloat16, T::Float32) => Some(bf16_to_f32 as KernelFn),
+        (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
+        (T::BFloat16, T::Float32) => Some(half_to_f32::<{ src::BF16 }> as KernelFn),
         (T::Float32, T::BFloat16) => Some(match m {
             mode::NE => f32_to_bf16::<{ src::F32 }, { mode::NE }> as KernelFn,
             mode::TZ => f32_to_bf16::<{ src::F32 }, { mode::TZ }>,
@@ -431,6 +432,18 @@ fn lanes16(a: __m256i, b: __m256i) -> u32 {
     }
 }
 
+/// One bit per 32-bit lane of four masks (in order), after one test for none at all.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn lanes32(m: [__m256i; 4]) -> u32 {
+    let any = _mm256_or_si256(_mm256_or_si256(m[0], m[1]), _mm256_or_si256(m[2], m[3]));
+    if _mm256_testz_si256(any, any) != 0 {
+        0
+    } else {
+        lanes8(m[0]) | lanes8(m[1]) << 8 | lanes8(m[2]) << 16 | lanes8(m[3]) << 24
+    }
+}
+
 /// Wrap a `#[target_feature]` body as a safe kernel.
 macro_rules! entry {
     ($name:ident $(<$(const $g:ident: $gt:ty),*>)?, $body:ident) => {
@@ -480,33 +493,59 @@ fn chunked_n(
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
-entry!(f64_to_f32_ne<const CLAMP: bool>, f64_to_f32_ne_body);
+// float64 -> float32 in every mode but nearest-away: the conversion rounds nearest-even;
+// the directed modes then compare the result, widened back (exact), with the input: the
+// difference of the two f64 patterns is negative exactly when the result's magnitude went up
+// (the signs are equal, so they cancel), which towards-zero undoes by one step down of the
+// f32 pattern; towards +-Inf then step up from there where the input was inexact and has
+// the sign of that direction. Adjacent floats have adjacent patterns, subnormals included.
+// Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every step
+// inside the finite range. 32 elements per step.
+entry!(f64_to_f32<const M: u8>, f64_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f64_to_f32_ne_body<const CLAMP: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
-    let inf64 = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
-    let inf32 = _mm_castsi128_ps(_mm_set1_epi32(0x7f80_0000));
-    let abs32 = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
+fn f64_to_f32_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 32;
+    // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold.
+    let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
+    let limit = _mm256_set1_epi32(0x47ef_fffe);
     chunked::<N>(dir, src, dst, (8, 4), |s, d| {
-        // SAFETY: `s` holds 64 bytes and `d` 32 (chunks_exact); the loads and stores are
-        // unaligned and stay inside them.
-        unsafe {
-            let a = _mm256_loadu_pd(s.as_ptr().cast());
-            let b = _mm256_loadu_pd(s.as_ptr().add(32).cast());
-            let ra = _mm256_cvtpd_ps(a);
-            let rb = _mm256_cvtpd_ps(b);
-            _mm_storeu_ps(d.as_mut_ptr().cast(), ra);
-            _mm_storeu_ps(d.as_mut_ptr().add(16).cast(), rb);
-            // Cold: NaN or Inf inputs; and without clamp, finite inputs that overflowed.
-            let sa = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(a, abs_mask), inf64);
-            let sb = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(b, abs_mask), inf64);
-            let oa = _mm_cmp_ps::<_CMP_EQ_OQ>(_mm_and_ps(ra, abs32), inf32);
-            let ob = _mm_cmp_ps::<_CMP_EQ_OQ>(_mm_and_ps(rb, abs32), inf32);
-            let special = _mm256_movemask_pd(sa) | _mm256_movemask_pd(sb) << 4;
-            let over = if CLAMP { 0 } else { _mm_movemask_ps(oa) | _mm_movemask_ps(ob) << 4 };
-            (special | over) as u32
+        let (Some(s), Some(d)) = (s.get(..N * 8), d.get_mut(..N * 4)) else { return u32::MAX };
+        let mut high = [[_mm256_setzero_si256(); 2]; 4];
+        for (k, h) in high.iter_mut().enumerate() {
+            // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned loads and
+            // stores of the k-th 64 and 32 bytes.
+            unsafe {
+                let a = _mm256_loadu_pd(s.as_ptr().add(64 * k).cast());
+                let b = _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast());
+                *h = [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
+                let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
+                let mut y = _mm256_castps_si256(_mm256_set_m128(yb, ya));
+                if M != mode::NE {
+                    let back = |x: __m256d, h: __m128| {
+                        _mm256_sub_epi64(_mm256_castpd_si256(x), _mm256_castpd_si256(_mm256_cvtps_pd(h)))
+                    };
+                    let (da, db) = (back(a, ya), back(b, yb));
+                    let hi = dwords::<true>(da, db);
+                    y = _mm256_add_epi32(y, _mm256_srai_epi32::<31>(hi));
+                    if M != mode::TZ {
+                        let lo = dwords::<false>(da, db);
+                        let exact = _mm256_cmpeq_epi32(_mm256_or_si256(lo, hi), _mm256_setzero_si256());
+                        let neg = _mm256_srai_epi32::<31>(y);
+                        let dir = if M == mode::TP { _mm256_andnot_si256(neg, _mm256_set1_epi32(-1)) } else { neg };
+                        y = _mm256_sub_epi32(y, _mm256_andnot_si256(exact, dir));
+                    }
+                }
+                _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), y);
+            }
         }
+        let most = high.iter().flatten().fold(_mm256_setzero_si256(), |m, &h| _mm256_max_epi32(m, h));
+        let over = _mm256_cmpgt_epi32(most, limit);
+        if _mm256_testz_si256(over, over) != 0 {
+            return 0;
+        }
+        high.iter().flatten().enumerate().fold(0, |acc, (k, &h)| {
+            acc | (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi32(h, limit))) as u32) << (4 * k)
+        })
     })
 }
 
@@ -532,99 +571,89 @@ fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
 entry!(f32_to_f16<const MODE: i32>, f32_to_f16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f32_to_f16_body<const MODE: i32>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 8;
+    const N: usize = 32;
     // |x| >= 65504 (the float16 maximum): the range rule decides, cold. NaN/Inf too.
-    let limit = _mm256_set1_epi32(0x477f_e000);
+    let limit = _mm256_set1_epi32(0x477f_e000 - 1);
     let abs = _mm256_set1_epi32(i32::MAX);
     chunked::<N>(dir, src, dst, (4, 2), |s, d| {
-        // SAFETY: `s` holds 32 bytes and `d` 16 (chunks_exact); unaligned loads and stores.
-        unsafe {
-            let x = _mm256_loadu_ps(s.as_ptr().cast());
-            let h = _mm256_cvtps_ph::<MODE>(x);
-            _mm_storeu_si128(d.as_mut_ptr().cast(), h);
-            let a = _mm256_and_si256(_mm256_castps_si256(x), abs);
-            let big = _mm256_cmpgt_epi32(a, _mm256_sub_epi32(limit, _mm256_set1_epi32(1)));
-            lanes8(big)
+        let (Some(s), Some(d)) = (s.get(..N * 4), d.get_mut(..N * 2)) else { return u32::MAX };
+        let mut big = [_mm256_setzero_si256(); 4];
+        for (k, b) in big.iter_mut().enumerate() {
+            // SAFETY: `s` holds 128 bytes and `d` 64 (checked above); unaligned loads and
+            // stores of the k-th 32 and 16 bytes.
+            unsafe {
+                let x = _mm256_loadu_ps(s.as_ptr().add(32 * k).cast());
+                _mm_storeu_si128(d.as_mut_ptr().add(16 * k).cast(), _mm256_cvtps_ph::<MODE>(x));
+                *b = _mm256_cmpgt_epi32(_mm256_and_si256(_mm256_castps_si256(x), abs), limit);
+            }
         }
+        lanes32(big)
     })
 }
 
-entry!(f16_to_f32, f16_to_f32_body);
+// float16 / bfloat16 -> float32: exact widening (F16C, or a shift into the top half). NaN
+// (canonical pattern) and +-Inf (possible map keys) go cold. 32 elements per step.
+entry!(half_to_f32<const S: u8>, half_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 8;
+fn half_to_f32_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 32;
     chunked::<N>(dir, src, dst, (2, 4), |s, d| {
-        // SAFETY: `s` holds 16 bytes and `d` 32 (chunks_exact); unaligned loads and stores.
-        unsafe {
-            let h = _mm_loadu_si128(s.as_ptr().cast());
-            let x = _mm256_cvtph_ps(h);
-            _mm256_storeu_ps(d.as_mut_ptr().cast(), x);
-            // NaN (canonical pattern) and +-Inf (possible map keys) go cold.
-            nan_or_inf_lanes(_mm256_castps_si256(x))
+        let Some(d) = d.get_mut(..N * 4) else { return u32::MAX };
+        let mut special = [_mm256_setzero_si256(); 4];
+        for (k, m) in special.iter_mut().enumerate() {
+            let x = load8::<S>(s.get(16 * k..).unwrap_or(&[]));
+            // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
+            unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
+            *m = special_ps(x);
         }
+        lanes32(special)
     })
 }
 
-entry!(bf16_to_f32, bf16_to_f32_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn bf16_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 8;
-    chunked::<N>(dir, src, dst, (2, 4), |s, d| {
-        // SAFETY: `s` holds 16 bytes and `d` 32 (chunks_exact); unaligned loads and stores.
-        unsafe {
-            let h = _mm_loadu_si128(s.as_ptr().cast());
-            let x = _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h));
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), x);
-            // Exponent all ones: Inf or NaN, cold (NaN must become canonical).
-            nan_or_inf_lanes(x)
-        }
-    })
-}
-
+// float32 / float16 -> bfloat16: integer rounding of the f32 pattern at bit 16 (adding a
+// carry into the kept half is exactly rounding the magnitude up, subnormals included, and a
+// carry out of the largest finite value gives Inf). Nearest-even adds 0x7fff plus the kept
+// half's last bit, nearest-away 0x8000, the directed modes 0xffff on their side of zero.
+// Magnitudes that may round to Inf (and NaN/Inf) go cold. 32 elements per step.
 entry!(f32_to_bf16<const S: u8, const M: u8>, f32_to_bf16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f32_to_bf16_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let exp = _mm256_set1_epi32(0x7f80_0000);
+    const N: usize = 32;
+    let ss = src::size(S);
+    // From here on a magnitude can round past bfloat16's largest finite value 0x7f7f.
+    let limit = _mm256_set1_epi32(match M {
+        mode::NE | mode::NA => 0x7f7f_8000 - 1,
+        mode::TZ => 0x7f80_0000 - 1,
+        _ => 0x7f7f_0000,
+    });
     let abs = _mm256_set1_epi32(i32::MAX);
     let low = _mm256_set1_epi32(0xffff);
-    let one = _mm256_set1_epi32(1);
-    let half = _mm256_set1_epi32(0x8000);
-    let zero = _mm256_setzero_si256();
-    chunked::<N>(dir, src, dst, (src::size(S), 2), |s, d| {
-        let x = _mm256_castps_si256(load8::<S>(s));
-        // SAFETY: `d` holds 16 bytes (chunks_exact); an unaligned store.
+    let conv = |x: __m256i| {
+        let inc = match M {
+            mode::NE => _mm256_add_epi32(
+                _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1)),
+                _mm256_set1_epi32(0x7fff),
+            ),
+            mode::NA => _mm256_set1_epi32(0x8000),
+            mode::TZ => _mm256_setzero_si256(),
+            mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), low),
+            _ => _mm256_and_si256(_mm256_srai_epi32::<31>(x), low),
+        };
+        let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, inc));
+        (r, _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), limit))
+    };
+    chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
+        let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
+        let at = |k: usize| conv(_mm256_castps_si256(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]))));
+        let ((r0, f0), (r1, f1), (r2, f2), (r3, f3)) = (at(0), at(1), at(2), at(3));
+        // Lanes hold values below 2^16, so the unsigned-saturating pack is exact.
+        let pack = |a: __m256i, b: __m256i| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+        // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
         unsafe {
-            let a = _mm256_and_si256(x, abs);
-            let rem = _mm256_and_si256(x, low);
-            let neg = _mm256_cmpgt_epi32(zero, x);
-            let inexact = _mm256_xor_si256(_mm256_cmpeq_epi32(rem, zero), _mm256_set1_epi32(-1));
-            // Round the magnitude, in 32-bit lanes: add the increment at bit 16.
-            let kept = _mm256_srli_epi32::<16>(a);
-            let inc = match M {
-                mode::NE => {
-                    // nearest-even: rem > half, or rem == half and kept odd
-                    let gt = _mm256_cmpgt_epi32(rem, half);
-                    let eq = _mm256_cmpeq_epi32(rem, half);
-                    let odd = _mm256_cmpeq_epi32(_mm256_and_si256(kept, one), one);
-                    _mm256_or_si256(gt, _mm256_and_si256(eq, odd))
-                }
-                mode::TZ => zero,
-                mode::TP => _mm256_andnot_si256(neg, inexact),
-                mode::TN => _mm256_and_si256(neg, inexact),
-                _ => _mm256_or_si256(_mm256_cmpgt_epi32(rem, half), _mm256_cmpeq_epi32(rem, half)),
-            };
-            let r = _mm256_sub_epi32(kept, inc); // inc lanes are -1
-            let signed = _mm256_or_si256(r, _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(0x8000)));
-            // Pack 32-bit lanes to 16 bits (values < 2^16, so the unsigned saturation is exact).
-            let packed = _mm256_packus_epi32(signed, signed);
-            let ordered = _mm256_permute4x64_epi64::<0b1000>(packed);
-            _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(ordered));
-            // Cold: NaN/Inf inputs, and results that reached the Inf pattern (overflow).
-            let special = _mm256_cmpeq_epi32(_mm256_and_si256(x, exp), exp);
-            let over = _mm256_cmpeq_epi32(r, _mm256_set1_epi32(0x7f80));
-            lanes8(_mm256_or_si256(special, over))
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), pack(r0, r1));
+            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), pack(r2, r3));
         }
+        lanes32([f0, f1, f2, f3])
     })
 }
 
