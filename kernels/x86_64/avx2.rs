@@ -298,11 +298,12 @@ fn pick_int_pack(from: DataType, to: DataType, r: u8) -> Option<KernelFn> {
     })
 }
 
-/// The integer kernel for a source that fits i32 lanes, by target size and range rule.
+/// The integer kernel for an integer source, by target size and range rule.
 fn pick_int_to_int(from: DataType, ds: usize, r: u8) -> Option<KernelFn> {
     use DataType as T;
     match from {
-        T::Int2 | T::Int4 | T::Int8 | T::UInt2 | T::UInt4 | T::UInt8 => pick_int_to_int_s::<1, false>(ds, r),
+        T::UInt8 => by_size_and_rule!(byte_int[true], ds, r, [1, 2, 4, 8]),
+        T::Int2 | T::Int4 | T::Int8 | T::UInt2 | T::UInt4 => by_size_and_rule!(byte_int[false], ds, r, [1, 2, 4, 8]),
         T::Int16 => pick_int_to_int_s::<2, true>(ds, r),
         T::UInt16 => pick_int_to_int_s::<2, false>(ds, r),
         T::Int32 => pick_int_to_int_s::<4, true>(ds, r),
@@ -1521,6 +1522,99 @@ fn int64_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const
     })
 }
 
+/// A byte integer format's stored form as `((x & mask) ^ sign) - sign` on bytes: the value,
+/// sign-extended from the format's width (int2, int4, int8) or masked to it (uint2, uint4,
+/// uint8: `sign` 0).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn byte_form(f: &Format) -> (__m256i, __m256i) {
+    let mask = f.mask() as u8 as i8;
+    let sign = if f.kind == Kind::Signed { f.sign_mask() as u8 as i8 } else { 0 };
+    (_mm256_set1_epi8(mask), _mm256_set1_epi8(sign))
+}
+
+/// Apply a [`byte_form`] to 32 bytes.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn in_byte_form(x: __m256i, (mask, sign): (__m256i, __m256i)) -> __m256i {
+    _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, mask), sign), sign)
+}
+
+// int2/int4/int8/uint2/uint4/uint8 -> any integer, on bytes: read the stored form, test or
+// clamp the range with byte compares (values as i8, or as u8 for a uint8 source, whose
+// range starts at 0), wrap to the target's stored form, then widen (sign- or zero-extend,
+// which is also the wrap modulo 2^N) for wider targets. 32 elements per step.
+entry!(byte_int<const U8: bool, const DS: usize, const R: u8>, byte_int_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn byte_int_body<const U8: bool, const DS: usize, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 32;
+    let (f, t) = (dir.from.format(), dir.to.format());
+    let (s_form, t_form) = (byte_form(f), byte_form(t));
+    let (lo, hi) = t.int_bounds();
+    // The limits within the source's view (i8, or u8 for uint8).
+    let (vlo, vhi) = if U8 {
+        (_mm256_setzero_si256(), _mm256_set1_epi8(hi.min(255) as u8 as i8))
+    } else {
+        (_mm256_set1_epi8(lo.max(-128) as i8), _mm256_set1_epi8(hi.min(127) as i8))
+    };
+    chunked::<N>(dir, src, dst, (1, DS), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * DS)) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
+        let v = in_byte_form(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, s_form);
+        let (v, out) = match (R, U8) {
+            (range::CLAMP, true) => (_mm256_min_epu8(v, vhi), 0),
+            (range::CLAMP, false) => (_mm256_min_epi8(_mm256_max_epi8(v, vlo), vhi), 0),
+            (range::WRAP, _) => (if DS == 1 { in_byte_form(v, t_form) } else { v }, 0),
+            (_, true) => (v, !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, vhi), vhi)) as u32)),
+            (_, false) => {
+                let outside = _mm256_or_si256(_mm256_cmpgt_epi8(vlo, v), _mm256_cmpgt_epi8(v, vhi));
+                (v, _mm256_movemask_epi8(outside) as u32)
+            }
+        };
+        let q = d.as_mut_ptr();
+        // SAFETY: `d` holds 32 * DS bytes (checked above); unaligned stores of 32 bytes at
+        // offsets below that.
+        unsafe {
+            let half = |k: i32| if k == 0 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
+            match DS {
+                1 => _mm256_storeu_si256(q.cast(), v),
+                2 => {
+                    for k in 0..2 {
+                        let h = half(k as i32);
+                        let w = if U8 { _mm256_cvtepu8_epi16(h) } else { _mm256_cvtepi8_epi16(h) };
+                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                    }
+                }
+                4 => {
+                    for k in 0..4 {
+                        let h = half((k / 2) as i32);
+                        let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
+                        let w = if U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) };
+                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                    }
+                }
+                _ => {
+                    for k in 0..8 {
+                        let h = half((k / 4) as i32);
+                        let h = match k % 4 {
+                            0 => h,
+                            1 => _mm_srli_si128::<4>(h),
+                            2 => _mm_srli_si128::<8>(h),
+                            _ => _mm_srli_si128::<12>(h),
+                        };
+                        let w = if U8 { _mm256_cvtepu8_epi64(h) } else { _mm256_cvtepi8_epi64(h) };
+                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                    }
+                }
+            }
+        }
+        out
+    })
+}
+
 // int16/int32 -> int8/uint8/int16/uint16 by the saturating packs, which are exactly clamp
 // (wrap masks first; without a rule, out-of-range lanes are flagged). 32 elements per step
 // to byte targets, 16 to 16-bit ones.
@@ -1750,10 +1844,10 @@ fn identity_float_body<const Z: usize, const EXP: u64>(
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
-// Integer -> integer for sources that fit i32 lanes (every integer type of 32 bits or less
-// but uint32) and every integer target: the range rule in 32-bit lanes, then the stored form
-// (sign-extended for signed targets, masked for unsigned ones; 64-bit targets sign-extend
-// the lane, which is also the wrap of a negative value). 16 per step.
+// int16/uint16/int32 -> every integer target (byte sources have `byte_int`): the range rule
+// in 32-bit lanes, then the stored form (sign-extended for signed targets, masked for
+// unsigned ones; 64-bit targets sign-extend the lane, which is also the wrap of a negative
+// value). 16 per step.
 entry!(int_to_int<const SS: usize, const SIGNED: bool, const DS: usize, const R: u8>, int_to_int_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R: u8>(
@@ -1762,15 +1856,13 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 16;
-    let (f, t) = (dir.from.format(), dir.to.format());
+    let t = dir.to.format();
     let (lo, hi) = t.int_bounds();
     let (vlo, vhi) =
         (_mm256_set1_epi32(lo.max(i32::MIN as i128) as i32), _mm256_set1_epi32(hi.min(i32::MAX as i128) as i32));
-    // Reading: a byte source is zero-extended, then sign-extended from its width (int2,
-    // int4, int8) or masked to it (uint2, uint4). Writing: the same for the target.
-    let (s_form, d_form) = (form_of(f), form_of(t));
+    // Writing a byte target: its stored form (int2/int4 sign-extended, uint2/uint4 masked).
+    let d_form = form_of(t);
     let conv = |x: __m256i| {
-        let x = if SS == 1 { in_form(x, s_form) } else { x };
         let outside = _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
         let v = if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
         let v = in_form(v, d_form);
@@ -1783,10 +1875,6 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
         unsafe {
             let p = s.as_ptr();
             let (x0, x1) = match (SS, SIGNED) {
-                (1, _) => (
-                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast())),
-                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.add(8).cast())),
-                ),
                 (2, true) => (
                     _mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast())),
                     _mm256_cvtepi16_epi32(_mm_loadu_si128(p.add(16).cast())),
