@@ -30,11 +30,7 @@ mod src {
     pub const F16: u8 = 1;
     /// bfloat16 (shift into the top half)
     pub const BF16: u8 = 2;
-    /// int8, uint8, int16, uint16 (every value is an f32)
-    pub const I8: u8 = 3;
-    /// uint8
-    pub const U8: u8 = 4;
-    /// int16
+    /// int16 (every value is an f32; byte sources have their own kernels)
     pub const I16: u8 = 5;
     /// uint16
     pub const U16: u8 = 6;
@@ -52,7 +48,6 @@ mod src {
     /// Bytes per source element.
     pub const fn size(s: u8) -> usize {
         match s {
-            I8 | U8 => 1,
             F16 | BF16 | I16 | U16 => 2,
             F64 | I64 | U64 => 8,
             _ => 4,
@@ -66,8 +61,6 @@ mod src {
             T::Float32 => F32,
             T::Float16 => F16,
             T::BFloat16 => BF16,
-            T::Int8 => I8,
-            T::UInt8 => U8,
             T::Int16 => I16,
             T::UInt16 => U16,
             T::Float64 => F64,
@@ -156,7 +149,25 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             return Some(k);
         }
     }
-    if from.is_integer() && to.is_float() {
+    if from.is_integer() && to.is_float() && from.size() == 1 {
+        let u8 = from == T::UInt8;
+        let k = match (to, u8) {
+            (T::Float16, false) => Some(byte_to_float::<false, 2, false> as KernelFn),
+            (T::Float16, true) => Some(byte_to_float::<true, 2, false> as KernelFn),
+            (T::BFloat16, false) => Some(byte_to_float::<false, 2, true> as KernelFn),
+            (T::BFloat16, true) => Some(byte_to_float::<true, 2, true> as KernelFn),
+            (T::Float32, false) => Some(byte_to_float::<false, 4, false> as KernelFn),
+            (T::Float32, true) => Some(byte_to_float::<true, 4, false> as KernelFn),
+            (T::Float64, false) => Some(byte_to_float::<false, 8, false> as KernelFn),
+            (T::Float64, true) => Some(byte_to_float::<true, 8, false> as KernelFn),
+            // Byte float targets: the table below (vpshufb), faster than computing.
+            _ => None,
+        };
+        if k.is_some() {
+            return k;
+        }
+    }
+    if from.is_integer() && to.is_float() && from.size() > 1 {
         if let Some(k) = src::of(from).and_then(|s| pick_int_to_float(s, to, m)) {
             return Some(k);
         }
@@ -387,12 +398,8 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     }
     if to == T::Float64 || (to == T::Float32 && !wide) {
         return Some(match (s, to.size()) {
-            (src::I8, 4) => int_to_float_exact::<{ src::I8 }, 4> as KernelFn,
-            (src::U8, 4) => int_to_float_exact::<{ src::U8 }, 4>,
-            (src::I16, 4) => int_to_float_exact::<{ src::I16 }, 4>,
+            (src::I16, 4) => int_to_float_exact::<{ src::I16 }, 4> as KernelFn,
             (src::U16, 4) => int_to_float_exact::<{ src::U16 }, 4>,
-            (src::I8, _) => int_to_float_exact::<{ src::I8 }, 8>,
-            (src::U8, _) => int_to_float_exact::<{ src::U8 }, 8>,
             (src::I16, _) => int_to_float_exact::<{ src::I16 }, 8>,
             (src::U16, _) => int_to_float_exact::<{ src::U16 }, 8>,
             (src::I32, _) => int_to_float_exact::<{ src::I32 }, 8>,
@@ -410,8 +417,6 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         src::I64 => by_mode!(m, pick_narrow64[src::I64], to.size()),
         src::U64 => by_mode!(m, pick_narrow64[src::U64], to.size()),
         _ if to.size() > 2 => None,
-        src::I8 => by_mode!(m, pick_narrow32[src::I8], to.size()),
-        src::U8 => by_mode!(m, pick_narrow32[src::U8], to.size()),
         src::I16 => by_mode!(m, pick_narrow32[src::I16], to.size()),
         _ => by_mode!(m, pick_narrow32[src::U16], to.size()),
     }
@@ -757,8 +762,6 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                 src::BF16 => {
                     _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
                 }
-                src::I8 => _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(p.cast()))),
-                src::U8 => _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()))),
                 src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
                 _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
             }
@@ -1612,6 +1615,68 @@ fn byte_int_body<const U8: bool, const DS: usize, const R: u8>(
             }
         }
         out
+    })
+}
+
+// int2/int4/int8/uint2/uint4/uint8 -> float16/bfloat16/float32/float64: every value (at
+// most 8 significant bits) is exact in each, so the stored form is widened, converted and,
+// for the 16-bit targets, narrowed without loss (F16C, or the top half for bfloat16). No
+// lane is special. `T` is the target's size in bytes, `BF16` picks bfloat16. 32 per step.
+entry!(byte_to_float<const U8: bool, const T: usize, const BF16: bool>, byte_to_float_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn byte_to_float_body<const U8: bool, const T: usize, const BF16: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 32;
+    let form = byte_form(dir.from.format());
+    chunked::<N>(dir, src, dst, (1, T), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * T)) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
+        let v = in_byte_form(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, form);
+        let q = d.as_mut_ptr();
+        let f: [__m256; 4] = core::array::from_fn(|k| {
+            let h = if k < 2 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
+            let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
+            _mm256_cvtepi32_ps(if U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) })
+        });
+        // SAFETY: `d` holds 32 * T bytes (checked above); each store writes 32 of them at a
+        // multiple of 32 below that; unaligned stores.
+        unsafe {
+            for (k, pair) in f.chunks_exact(2).enumerate() {
+                let (a, b) = (
+                    pair.first().copied().unwrap_or(_mm256_setzero_ps()),
+                    pair.get(1).copied().unwrap_or(_mm256_setzero_ps()),
+                );
+                match (T, BF16) {
+                    (2, false) => {
+                        let w = _mm256_set_m128i(
+                            _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(b),
+                            _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(a),
+                        );
+                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                    }
+                    (2, true) => {
+                        let top = |x: __m256| _mm256_srli_epi32::<16>(_mm256_castps_si256(x));
+                        let w = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(top(a), top(b)));
+                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                    }
+                    (4, _) => {
+                        _mm256_storeu_ps(q.add(64 * k).cast(), a);
+                        _mm256_storeu_ps(q.add(64 * k + 32).cast(), b);
+                    }
+                    _ => {
+                        for (j, x) in [a, b].into_iter().enumerate() {
+                            let o = 128 * k + 64 * j;
+                            _mm256_storeu_pd(q.add(o).cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+                            _mm256_storeu_pd(q.add(o + 32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+                        }
+                    }
+                }
+            }
+        }
+        0
     })
 }
 
