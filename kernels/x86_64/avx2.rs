@@ -200,11 +200,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float32, T::Float64) => Some(f32_to_f64 as KernelFn),
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float64) => Some(half_to_f64::<{ src::BF16 }> as KernelFn),
-        (T::Float32, T::Float16) if m != mode::NA => Some(match m {
-            mode::NE => f32_to_f16::<{ _MM_FROUND_TO_NEAREST_INT }> as KernelFn,
-            mode::TZ => f32_to_f16::<{ _MM_FROUND_TO_ZERO }>,
-            mode::TP => f32_to_f16::<{ _MM_FROUND_TO_POS_INF }>,
-            _ => f32_to_f16::<{ _MM_FROUND_TO_NEG_INF }>,
+        (T::Float32, T::Float16) => Some(match m {
+            mode::NE => f32_to_f16::<{ _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
+            mode::TZ => f32_to_f16::<{ _MM_FROUND_TO_ZERO }, false>,
+            mode::TP => f32_to_f16::<{ _MM_FROUND_TO_POS_INF }, false>,
+            mode::TN => f32_to_f16::<{ _MM_FROUND_TO_NEG_INF }, false>,
+            _ => f32_to_f16::<{ _MM_FROUND_TO_ZERO }, true>,
         }),
         (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float32) => Some(half_to_f32::<{ src::BF16 }> as KernelFn),
@@ -585,23 +586,51 @@ fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
     })
 }
 
-entry!(f32_to_f16<const MODE: i32>, f32_to_f16_body);
+// float32 -> float16 by F16C with the mode's immediate; nearest-away (which F16C lacks)
+// truncates and adds the first dropped bit: float16 drops 13 of the significand's bits where
+// the result is normal, 126 - field below (the hidden bit counts; from 25 dropped bits on,
+// the value is under half the smallest subnormal and nothing is added). A carry into the
+// exponent field is the right result. |x| >= 65504 (the float16 maximum) and NaN/Inf go cold.
+// 32 elements per step.
+entry!(f32_to_f16<const MODE: i32, const AWAY: bool>, f32_to_f16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_f16_body<const MODE: i32>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn f32_to_f16_body<const MODE: i32, const AWAY: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 32;
-    // |x| >= 65504 (the float16 maximum): the range rule decides, cold. NaN/Inf too.
     let limit = _mm256_set1_epi32(0x477f_e000 - 1);
     let abs = _mm256_set1_epi32(i32::MAX);
+    let (man, hidden, one) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(1));
+    let (round_base, round_min) = (_mm256_set1_epi32(125), _mm256_set1_epi32(12));
+    // The first bit float16 drops from eight lanes' magnitudes `a`, as 0 or 1.
+    let round_bit = |a: __m256i| {
+        let at = _mm256_max_epi32(_mm256_sub_epi32(round_base, _mm256_srli_epi32::<23>(a)), round_min);
+        let sig = _mm256_or_si256(_mm256_and_si256(a, man), hidden);
+        _mm256_and_si256(_mm256_srlv_epi32(sig, at), one)
+    };
     chunked::<N>(dir, src, dst, (4, 2), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N * 4), d.get_mut(..N * 2)) else { return u32::MAX };
         let mut big = [_mm256_setzero_si256(); 4];
-        for (k, b) in big.iter_mut().enumerate() {
-            // SAFETY: `s` holds 128 bytes and `d` 64 (checked above); unaligned loads and
-            // stores of the k-th 32 and 16 bytes.
+        for (k, b) in big.chunks_exact_mut(2).enumerate() {
+            // SAFETY: `s` holds 128 bytes and `d` 64 (checked above); unaligned loads of the
+            // 2k-th and (2k+1)-th 32 bytes, a store of the k-th 32.
             unsafe {
-                let x = _mm256_loadu_ps(s.as_ptr().add(32 * k).cast());
-                _mm_storeu_si128(d.as_mut_ptr().add(16 * k).cast(), _mm256_cvtps_ph::<MODE>(x));
-                *b = _mm256_cmpgt_epi32(_mm256_and_si256(_mm256_castps_si256(x), abs), limit);
+                let x0 = _mm256_loadu_ps(s.as_ptr().add(64 * k).cast());
+                let x1 = _mm256_loadu_ps(s.as_ptr().add(64 * k + 32).cast());
+                let mut h = _mm256_set_m128i(_mm256_cvtps_ph::<MODE>(x1), _mm256_cvtps_ph::<MODE>(x0));
+                let (a0, a1) =
+                    (_mm256_and_si256(_mm256_castps_si256(x0), abs), _mm256_and_si256(_mm256_castps_si256(x1), abs));
+                if AWAY {
+                    let r = _mm256_packus_epi32(round_bit(a0), round_bit(a1));
+                    h = _mm256_add_epi16(h, _mm256_permute4x64_epi64::<0b11_01_10_00>(r));
+                }
+                _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), h);
+                if let [b0, b1] = b {
+                    *b0 = _mm256_cmpgt_epi32(a0, limit);
+                    *b1 = _mm256_cmpgt_epi32(a1, limit);
+                }
             }
         }
         lanes32(big)
