@@ -479,46 +479,54 @@ fn an_out_of_range_integer_at_every_lane_position() {
     }
 }
 
-/// float32 -> every float target of 16 bits or less: the target's finite values and the
-/// midpoints between neighbours (the ties), each also with one bit of the f32 pattern
-/// flipped at every position, both signs: the bit that breaks a tie or decides a directed
-/// step can sit anywhere below the kept ones, for normal and subnormal results alike.
+/// float32 and float64 -> every narrower float target: the target's finite values and the
+/// midpoints between neighbours (the ties), each also with one bit of the source pattern
+/// flipped at every position, both signs, and powers of two down to far below the target's
+/// smallest subnormal: the bit that breaks a tie or decides a directed step can sit
+/// anywhere below the kept ones, for normal and subnormal results alike.
 #[test]
-fn float32_ties_and_sticky_bits_at_every_position() {
-    for dst in ALL_DATA_TYPES.into_iter().filter(|t| t.is_float() && t.bits() <= 16) {
-        let widen = CastPlan::new(&CastConfig::new(DataType::Float32), dst, None).unwrap();
-        let sign = dst.format().sign_mask();
-        let mut values: Vec<f32> = (0..=dst.format().mask())
-            .filter(|&c| c & sign == 0)
-            .filter_map(|c| scalar::cast_element(widen.encoder(), c).ok())
-            .map(|b| f32::from_bits(b as u32))
-            .filter(|v| v.is_finite())
-            .collect();
-        values.sort_by(f32::total_cmp);
-        values.dedup();
-        // 16-bit targets: every 61st neighbour pair keeps the test short.
-        let step = if dst.bits() > 8 { 61 } else { 1 };
-        // Powers of two from f32's smallest up to 1 first: magnitudes far below the target's
-        // smallest subnormal still decide a directed rounding.
-        let mut points: Vec<f32> = (0..150).map(|k| f32::from_bits(1) * (k as f32).exp2()).collect();
-        for w in values.windows(2).step_by(step) {
-            let mid = ((w[0] as f64 + w[1] as f64) / 2.0) as f32;
-            points.extend([w[0], mid]);
-        }
-        let mut bits: Vec<u64> = Vec::new();
-        for p in points {
-            let b = p.to_bits();
-            for v in core::iter::once(b).chain((0..23).map(|j| b ^ (1 << j))) {
-                bits.extend([v as u64, (v | 0x8000_0000) as u64]);
+fn ties_and_sticky_bits_at_every_position() {
+    for src in [DataType::Float32, DataType::Float64] {
+        let targets = ALL_DATA_TYPES.into_iter().filter(|t| t.is_float() && t.bits() < src.bits());
+        for dst in targets {
+            let widen = CastPlan::new(&CastConfig::new(DataType::Float64), dst, None).unwrap();
+            let sign = dst.format().sign_mask();
+            // float32 targets: every 2^21-th positive pattern and its successor (a tie between
+            // them); 16-bit targets: every 61st pair of neighbours.
+            let codes: Vec<u64> = if dst.bits() == 32 {
+                (0..1u64 << 31).step_by(1 << 21).flat_map(|c| [c, c + 1]).collect()
+            } else {
+                (0..=dst.format().mask()).collect()
+            };
+            let mut values: Vec<f64> = codes
+                .into_iter()
+                .filter(|&c| c & sign == 0)
+                .filter_map(|c| scalar::cast_element(widen.encoder(), c).ok())
+                .map(f64::from_bits)
+                .filter(|v| v.is_finite())
+                .collect();
+            values.sort_by(f64::total_cmp);
+            values.dedup();
+            let mut points: Vec<f64> = (0..150).map(|k| (k as f64 - 149.0).exp2()).collect();
+            for w in values.windows(2).step_by(if dst.bits() == 16 { 61 } else { 1 }) {
+                points.extend([w[0], (w[0] + w[1]) / 2.0]);
             }
-        }
-        let input = to_bytes(DataType::Float32, &bits);
-        for r in Rounding::ALL {
-            for oor in [None, Some(OutOfRange::Clamp)] {
-                let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
-                let plan = CastPlan::new(&cfg, DataType::Float32, None).unwrap();
-                for tier in vector_tiers() {
-                    same_as_scalar(&plan, tier, &input, &format!("ties and sticky bits, {r} {oor:?}"));
+            let mut bits: Vec<u64> = Vec::new();
+            let (width, top) = if src == DataType::Float32 { (23, 1u64 << 31) } else { (52, 1u64 << 63) };
+            for p in points {
+                let b = if src == DataType::Float32 { (p as f32).to_bits() as u64 } else { p.to_bits() };
+                for v in core::iter::once(b).chain((0..width).map(|j| b ^ (1 << j))) {
+                    bits.extend([v, v | top]);
+                }
+            }
+            let input = to_bytes(src, &bits);
+            for r in Rounding::ALL {
+                for oor in [None, Some(OutOfRange::Clamp)] {
+                    let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
+                    let plan = CastPlan::new(&cfg, src, None).unwrap();
+                    for tier in vector_tiers() {
+                        same_as_scalar(&plan, tier, &input, &format!("ties and sticky bits, {r} {oor:?}"));
+                    }
                 }
             }
         }

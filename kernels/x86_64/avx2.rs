@@ -191,11 +191,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         _ => src::BF16,
     };
     match (from, to) {
-        (T::Float64, T::Float32) if m != mode::NA => Some(match m {
+        (T::Float64, T::Float32) => Some(match m {
             mode::NE => f64_to_f32::<{ mode::NE }> as KernelFn,
             mode::TZ => f64_to_f32::<{ mode::TZ }>,
             mode::TP => f64_to_f32::<{ mode::TP }>,
-            _ => f64_to_f32::<{ mode::TN }>,
+            mode::TN => f64_to_f32::<{ mode::TN }>,
+            _ => f64_to_f32::<{ mode::NA }>,
         }),
         (T::Float32, T::Float64) => Some(f32_to_f64 as KernelFn),
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
@@ -511,12 +512,12 @@ fn chunked_n(
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
-// float64 -> float32 in every mode but nearest-away: the conversion rounds nearest-even;
-// the directed modes then compare the result, widened back (exact), with the input: the
-// difference of the two f64 patterns is negative exactly when the result's magnitude went up
-// (the signs are equal, so they cancel), which towards-zero undoes by one step down of the
-// f32 pattern; towards +-Inf then step up from there where the input was inexact and has
-// the sign of that direction. Adjacent floats have adjacent patterns, subnormals included.
+// float64 -> float32: the conversion rounds nearest-even; the other modes then compare the
+// result, widened back (exact), with the input: the difference of the two f64 patterns is
+// negative exactly when the result's magnitude went up (the signs are equal, so they
+// cancel), which towards-zero undoes by one step down of the f32 pattern; towards +-Inf then
+// step up from there where the input was inexact and has the sign of that direction, and
+// nearest-away adds the first dropped bit. Adjacent floats have adjacent patterns, subnormals included.
 // Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every step
 // inside the finite range. 32 elements per step.
 entry!(f64_to_f32<const M: u8>, f64_to_f32_body);
@@ -526,6 +527,9 @@ fn f64_to_f32_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> 
     // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold.
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
     let limit = _mm256_set1_epi32(0x47ef_fffe);
+    let abs_hi = _mm256_set1_epi32(i32::MAX);
+    let (man, hidden, one) = (_mm256_set1_epi64x((1 << 52) - 1), _mm256_set1_epi64x(1 << 52), _mm256_set1_epi64x(1));
+    let (round_base, round_min) = (_mm256_set1_epi32(925), _mm256_set1_epi32(28));
     chunked::<N>(dir, src, dst, (8, 4), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N * 8), d.get_mut(..N * 4)) else { return u32::MAX };
         let mut high = [[_mm256_setzero_si256(); 2]; 4];
@@ -545,7 +549,20 @@ fn f64_to_f32_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> 
                     let (da, db) = (back(a, ya), back(b, yb));
                     let hi = dwords::<true>(da, db);
                     y = _mm256_add_epi32(y, _mm256_srai_epi32::<31>(hi));
-                    if M != mode::TZ {
+                    if M == mode::NA {
+                        // Plus the first bit float32 drops: bit 28 of the f64 significand
+                        // where the result is normal, higher below (field < 897).
+                        let (ia, ib) = (_mm256_castpd_si256(a), _mm256_castpd_si256(b));
+                        let field = _mm256_srli_epi32::<20>(_mm256_and_si256(dwords::<true>(ia, ib), abs_hi));
+                        let at = _mm256_max_epi32(_mm256_sub_epi32(round_base, field), round_min);
+                        let bit = |x: __m256i, k: __m128i| {
+                            let sig = _mm256_or_si256(_mm256_and_si256(x, man), hidden);
+                            _mm256_and_si256(_mm256_srlv_epi64(sig, _mm256_cvtepu32_epi64(k)), one)
+                        };
+                        let (ra, rb) =
+                            (bit(ia, _mm256_castsi256_si128(at)), bit(ib, _mm256_extracti128_si256::<1>(at)));
+                        y = _mm256_add_epi32(y, dwords::<false>(ra, rb));
+                    } else if M != mode::TZ {
                         let lo = dwords::<false>(da, db);
                         let exact = _mm256_cmpeq_epi32(_mm256_or_si256(lo, hi), _mm256_setzero_si256());
                         let neg = _mm256_srai_epi32::<31>(y);
