@@ -999,19 +999,6 @@ fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
     }
 }
 
-/// An integer target's limits as f32, rounded inwards (every limit up to 16 bits is exact;
-/// int32's largest f32 below 2^31 is 2^31 - 128, so `r > hi` means `r >= 2^31`; uint32's
-/// below 2^32 is 2^32 - 256).
-fn int_limits_f32(t: &Format) -> (f32, f32) {
-    let (lo, hi) = t.int_bounds();
-    let hi = match (t.bits, t.kind) {
-        (32, Kind::Signed) => 2_147_483_520.0,
-        (32, _) => 4_294_967_040.0,
-        _ => hi as f32,
-    };
-    (lo as f32, hi)
-}
-
 /// How the integers of a format sit in 32-bit lanes: (shift, mask) such that
 /// `sra(sll(v, shift), shift) & mask` sign-extends from the format's width (signed types
 /// narrower than 32 bits) or masks to it (unsigned ones); identity for 32-bit types. Read
@@ -1244,8 +1231,9 @@ fn f2u32_body<const S: u8, const M: u8, const R: u8>(
 ) -> Result<(), ElementError> {
     const N: usize = 16;
     let ss = src::size(S);
-    let (lo, hi) = int_limits_f32(dir.to.format());
-    let (vlo, vhi) = (_mm256_set1_ps(lo), _mm256_set1_ps(hi));
+    // uint32's limits as f32, rounded inwards: the largest f32 below 2^32 is 2^32 - 256, so
+    // `r > hi` means `r >= 2^32`.
+    let (vlo, vhi) = (_mm256_setzero_ps(), _mm256_set1_ps(4_294_967_040.0));
     let ihi = _mm256_set1_epi32(-1);
     // Wrap converts magnitudes below 2^31 in-lane (cvtt's range); larger ones go cold.
     let wrap_lim = _mm256_set1_ps(2_147_483_520.0);
