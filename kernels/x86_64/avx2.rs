@@ -983,11 +983,7 @@ fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
                 _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
                 _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
             }
-            2 => {
-                let m = _mm256_set1_epi32(0xffff);
-                let w = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
-                _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permute4x64_epi64::<0b11_01_10_00>(w));
-            }
+            2 => _mm256_storeu_si256(d.as_mut_ptr().cast(), words_of(a, b, false, true)),
             _ => {
                 let m = _mm256_set1_epi32(0xff);
                 let w = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
@@ -1017,6 +1013,43 @@ fn form_of(fmt: &Format) -> (__m128i, __m256i) {
 #[inline]
 fn in_form(v: __m256i, (shift, mask): (__m128i, __m256i)) -> __m256i {
     _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, shift), shift), mask)
+}
+
+/// Sixteen i32 lanes (`a`, then `b`) as 16-bit integers in element order: their low 16 bits
+/// with `wrap`, else saturated to i16 (`signed`) or u16.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn words_of(a: __m256i, b: __m256i, signed: bool, wrap: bool) -> __m256i {
+    let w = if wrap {
+        let m = _mm256_set1_epi32(0xffff);
+        _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m))
+    } else if signed {
+        _mm256_packs_epi32(a, b)
+    } else {
+        _mm256_packus_epi32(a, b)
+    };
+    _mm256_permute4x64_epi64::<0b11_01_10_00>(w)
+}
+
+/// Thirty-two i32 lanes (four vectors, in order) as bytes in element order: their low bytes
+/// with `wrap`, else saturated to i8 (`signed`) or u8 (through a signed 16-bit saturation
+/// first, which keeps the order for the second).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn bytes_of([a, b, c, e]: [__m256i; 4], signed: bool, wrap: bool) -> __m256i {
+    let w = if wrap {
+        let m = _mm256_set1_epi32(0xff);
+        let [a, b, c, e] = [a, b, c, e].map(|x| _mm256_and_si256(x, m));
+        _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e))
+    } else {
+        let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+        if signed {
+            _mm256_packs_epi16(ab, ce)
+        } else {
+            _mm256_packus_epi16(ab, ce)
+        }
+    };
+    _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
 }
 
 /// Integer targets of [`f2i_pack`], by how their values are stored from i32 lanes.
@@ -1170,6 +1203,8 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     // Wrap to a full byte or 16-bit target keeps the low bits; everything else is in range
     // or saturates to it.
     let mask_low = R == range::WRAP && T != tgt::SUB;
+    // Saturation to a signed range (the sub-byte types' values are in i8's already).
+    let signed = !matches!(T, tgt::U8 | tgt::U16);
     chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
         let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
         let ((a, fa), (b, fb), (c, fc), (e, fe)) = (conv(0, s), conv(1, s), conv(2, s), conv(3, s));
@@ -1183,36 +1218,10 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
                     }
                 }
                 2 => {
-                    let pack = |x: __m256i, y: __m256i| {
-                        let m = _mm256_set1_epi32(0xffff);
-                        let w = if mask_low {
-                            _mm256_packus_epi32(_mm256_and_si256(x, m), _mm256_and_si256(y, m))
-                        } else if T == tgt::I16 {
-                            _mm256_packs_epi32(x, y)
-                        } else {
-                            _mm256_packus_epi32(x, y)
-                        };
-                        _mm256_permute4x64_epi64::<0b11_01_10_00>(w)
-                    };
-                    _mm256_storeu_si256(q.cast(), pack(a, b));
-                    _mm256_storeu_si256(q.add(32).cast(), pack(c, e));
+                    _mm256_storeu_si256(q.cast(), words_of(a, b, signed, mask_low));
+                    _mm256_storeu_si256(q.add(32).cast(), words_of(c, e, signed, mask_low));
                 }
-                _ => {
-                    let w = if mask_low {
-                        let m = _mm256_set1_epi32(0xff);
-                        let [a, b, c, e] = [a, b, c, e].map(|x| _mm256_and_si256(x, m));
-                        _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e))
-                    } else {
-                        let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
-                        if T == tgt::U8 {
-                            _mm256_packus_epi16(ab, ce)
-                        } else {
-                            _mm256_packs_epi16(ab, ce)
-                        }
-                    };
-                    let w = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-                    _mm256_storeu_si256(q.cast(), w);
-                }
+                _ => _mm256_storeu_si256(q.cast(), bytes_of([a, b, c, e], signed, mask_low)),
             }
         }
         flags([fa, fb, fc, fe])
@@ -1725,9 +1734,8 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: 
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let (lo, hi) = dir.to.format().int_bounds();
-    let keep = _mm256_set1_epi32(if DS == 1 { 0xff } else { 0xffff });
     let keep16 = _mm256_set1_epi16(0xff);
-    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    let wrap = R == range::WRAP;
     // Lanes outside [lo, hi] (only looked at without a rule).
     let out32 = |x: __m256i| {
         let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
@@ -1740,19 +1748,8 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: 
     };
     // Pack two vectors of 16-bit lanes to bytes, in element order.
     let bytes = |a: __m256i, b: __m256i| {
-        let p = if SIGNED && R != range::WRAP { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) };
+        let p = if SIGNED && !wrap { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) };
         _mm256_permute4x64_epi64::<0b11_01_10_00>(p)
-    };
-    // Pack two vectors of 32-bit lanes to 16 bits (lanes interleaved by 128-bit halves).
-    let halves = |a: __m256i, b: __m256i| {
-        if R == range::WRAP {
-            _mm256_packus_epi32(_mm256_and_si256(a, keep), _mm256_and_si256(b, keep))
-        } else if SIGNED || DS == 1 {
-            // To bytes, a signed 16-bit saturation first keeps the order for the second.
-            _mm256_packs_epi32(a, b)
-        } else {
-            _mm256_packus_epi32(a, b)
-        }
     };
     let n = if DS == 1 { 32 } else { 16 };
     let mut done = 0;
@@ -1780,18 +1777,12 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: 
                     let (a, b, c, e) = (ld(0), ld(1), ld(2), ld(3));
                     let out =
                         if R == range::ERROR { out32(a) | out32(b) << 8 | out32(c) << 16 | out32(e) << 24 } else { 0 };
-                    let (ab, ce) = (halves(a, b), halves(c, e));
-                    let w = if SIGNED && R != range::WRAP {
-                        _mm256_packs_epi16(ab, ce)
-                    } else {
-                        _mm256_packus_epi16(ab, ce)
-                    };
-                    (out, _mm256_permutevar8x32_epi32(w, order))
+                    (out, bytes_of([a, b, c, e], SIGNED, wrap))
                 }
                 _ => {
                     let (a, b) = (ld(0), ld(1));
                     let out = if R == range::ERROR { out32(a) | out32(b) << 8 } else { 0 };
-                    (out, _mm256_permute4x64_epi64::<0b11_01_10_00>(halves(a, b)))
+                    (out, words_of(a, b, SIGNED, wrap))
                 }
             };
             _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
