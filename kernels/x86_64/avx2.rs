@@ -176,6 +176,20 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         return match (from, to) {
             (T::Float8E4M3, T::Float32) => Some(f8_to_f32::<false> as KernelFn),
             (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<true> as KernelFn),
+            // At most 64 distinct entries: a few `vpshufb` rows per target byte.
+            _ if from.bits() <= 6 => {
+                let four = from.bits() > 4;
+                Some(match (to.size(), four) {
+                    (1, false) => lut_planes::<1, 1> as KernelFn,
+                    (2, false) => lut_planes::<1, 2>,
+                    (4, false) => lut_planes::<1, 4>,
+                    (_, false) => lut_planes::<1, 8>,
+                    (1, true) => lut_planes::<4, 1>,
+                    (2, true) => lut_planes::<4, 2>,
+                    (4, true) => lut_planes::<4, 4>,
+                    (_, true) => lut_planes::<4, 8>,
+                })
+            }
             _ => Some(match to.size() {
                 1 if dir.lut.as_ref().is_some_and(|t| t.any_fail()) => lut_shuffle::<true> as KernelFn,
                 1 => lut_shuffle::<false> as KernelFn,
@@ -2099,6 +2113,146 @@ fn lut_gather_body<const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) 
             } else {
                 0
             }
+        }
+    })
+}
+
+/// `ROWS` table rows of 16 bytes, each in both 128-bit halves: row `r` holds
+/// `entry(16 r + i)` at byte `i`.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn table_rows<const ROWS: usize>(entry: impl Fn(usize) -> u8) -> [__m256i; ROWS] {
+    core::array::from_fn(|r| {
+        let b: [u8; 16] = core::array::from_fn(|i| entry(16 * r + i));
+        // SAFETY: `b` holds the 16 bytes read.
+        let h = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+        _mm256_set_m128i(h, h)
+    })
+}
+
+/// Look up 32 indices `i` (each below `16 * ROWS`, ROWS 1, 2 or 4) in [`table_rows`]: every
+/// row by the low nibble (`vpshufb`), then byte blends on bit 4, then bit 5, pick the row.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn look_up<const ROWS: usize>(t: &[__m256i; ROWS], i: __m256i) -> __m256i {
+    let mut v = [_mm256_setzero_si256(); 4];
+    for (o, r) in v.iter_mut().zip(t) {
+        *o = _mm256_shuffle_epi8(*r, i);
+    }
+    // Bit 4, then bit 5, of each byte moved to its bit 7, the one `vpblendvb` reads.
+    let [a, b, c, e] = v;
+    match ROWS {
+        1 => a,
+        2 => _mm256_blendv_epi8(a, b, _mm256_slli_epi16::<3>(i)),
+        _ => {
+            let bit4 = _mm256_slli_epi16::<3>(i);
+            let low = _mm256_blendv_epi8(a, b, bit4);
+            let high = _mm256_blendv_epi8(c, e, bit4);
+            _mm256_blendv_epi8(low, high, _mm256_slli_epi16::<2>(i))
+        }
+    }
+}
+
+/// Store 32 elements of `D` bytes given as `D` byte planes (plane `p`: byte `p` of each
+/// element, elements in order), interleaved by byte, word and dword unpacks; the unpacks
+/// work within 128-bit halves, so each output vector takes one half of two of them.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn store_planes<const D: usize>(d: &mut [u8], p: &[__m256i; D]) {
+    let Some(d) = d.get_mut(..32 * D) else { return };
+    let z = _mm256_setzero_si256();
+    let at = |k: usize| p.get(k).copied().unwrap_or(z);
+    // Element k of the outputs below, per 128-bit half: lo8 = [0..8 | 16..24], hi8 =
+    // [8..16 | 24..32] as byte pairs.
+    let pairs = |a: __m256i, b: __m256i| (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
+    // Four planes as dwords: [0..4 | 16..20], [4..8 | 20..24], [8..12 | 24..28], [12..16 | 28..32].
+    let quads = |base: usize| {
+        let (a_lo, a_hi) = pairs(at(base), at(base + 1));
+        let (b_lo, b_hi) = pairs(at(base + 2), at(base + 3));
+        [
+            _mm256_unpacklo_epi16(a_lo, b_lo),
+            _mm256_unpackhi_epi16(a_lo, b_lo),
+            _mm256_unpacklo_epi16(a_hi, b_hi),
+            _mm256_unpackhi_epi16(a_hi, b_hi),
+        ]
+    };
+    let mut out = [z; 8];
+    match D {
+        1 => out = [at(0), z, z, z, z, z, z, z],
+        2 => {
+            let (lo, hi) = pairs(at(0), at(1));
+            out = [
+                _mm256_permute2x128_si256::<0x20>(lo, hi),
+                _mm256_permute2x128_si256::<0x31>(lo, hi),
+                z,
+                z,
+                z,
+                z,
+                z,
+                z,
+            ];
+        }
+        4 => {
+            let [q0, q1, q2, q3] = quads(0);
+            out = [
+                _mm256_permute2x128_si256::<0x20>(q0, q1),
+                _mm256_permute2x128_si256::<0x20>(q2, q3),
+                _mm256_permute2x128_si256::<0x31>(q0, q1),
+                _mm256_permute2x128_si256::<0x31>(q2, q3),
+                z,
+                z,
+                z,
+                z,
+            ];
+        }
+        _ => {
+            // Low and high dwords of each element, then qwords: quad k, unpacked with its
+            // high dwords, gives [4k, 4k+1 | 16+4k, 17+4k] and [4k+2, 4k+3 | 18+4k, 19+4k].
+            let (lo, hi) = (quads(0), quads(4));
+            for (k, (&l, &h)) in lo.iter().zip(hi.iter()).enumerate() {
+                let (a, b) = (_mm256_unpacklo_epi32(l, h), _mm256_unpackhi_epi32(l, h));
+                if let Some(o) = out.get_mut(k) {
+                    *o = _mm256_permute2x128_si256::<0x20>(a, b);
+                }
+                if let Some(o) = out.get_mut(4 + k) {
+                    *o = _mm256_permute2x128_si256::<0x31>(a, b);
+                }
+            }
+        }
+    }
+    for (c, v) in d.chunks_exact_mut(32).zip(out) {
+        // SAFETY: `c` is 32 bytes of `d`; unaligned store.
+        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), v) };
+    }
+}
+
+// Sources of 6 bits or less (int2/int4, uint2/uint4, float4, float6), any target: their
+// table has at most 64 distinct entries (a read ignores the byte's upper bits), so each
+// byte of the target is one to four `vpshufb` rows on `x & (16 ROWS - 1)` ([`look_up`]),
+// and failing bytes are a plane of 0xff. 32 elements per step.
+entry!(lut_planes<const ROWS: usize, const D: usize>, lut_planes_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn lut_planes_body<const ROWS: usize, const D: usize>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
+    let planes: [[__m256i; ROWS]; D] =
+        core::array::from_fn(|p| table_rows(|i| lut.values().get(i).map_or(0, |&v| (v >> (8 * p)) as u8)));
+    let fails: [__m256i; ROWS] = table_rows(|i| if lut.fails().get(i).copied().unwrap_or(true) { 0xff } else { 0 });
+    let any_fail = lut.any_fail();
+    let index = _mm256_set1_epi8((16 * ROWS - 1) as i8);
+    const N: usize = 32;
+    chunked::<N>(dir, src, dst, (1, D), |s, d| {
+        let Some(s) = s.get(..N) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes (checked just above); unaligned load.
+        let i = _mm256_and_si256(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, index);
+        let v: [__m256i; D] = core::array::from_fn(|p| planes.get(p).map_or(i, |t| look_up(t, i)));
+        store_planes::<D>(d, &v);
+        if any_fail {
+            _mm256_movemask_epi8(look_up(&fails, i)) as u32
+        } else {
+            0
         }
     })
 }
