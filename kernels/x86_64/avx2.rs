@@ -82,7 +82,7 @@ mod src {
 
 /// Call `$pick::<[$pre,] M>($args)` with `M` the const generic of the rounding code `$m`.
 macro_rules! by_mode {
-    ($m:expr, $pick:ident[$pre:expr], $($arg:expr),*) => {
+    ($m:expr, $pick:ident[$pre:expr] $(, $arg:expr)*) => {
         match $m {
             mode::NE => $pick::<{ $pre }, { mode::NE }>($($arg),*),
             mode::TZ => $pick::<{ $pre }, { mode::TZ }>($($arg),*),
@@ -91,7 +91,7 @@ macro_rules! by_mode {
             _ => $pick::<{ $pre }, { mode::NA }>($($arg),*),
         }
     };
-    ($m:expr, $pick:ident, $($arg:expr),*) => {
+    ($m:expr, $pick:ident $(, $arg:expr)*) => {
         match $m {
             mode::NE => $pick::<{ mode::NE }>($($arg),*),
             mode::TZ => $pick::<{ mode::TZ }>($($arg),*),
@@ -230,30 +230,13 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float32, T::Float64) => Some(f32_to_f64 as KernelFn),
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float64) => Some(half_to_f64::<{ src::BF16 }> as KernelFn),
-        (T::Float32, T::Float16) => Some(match m {
-            mode::NE => f32_to_f16::<{ _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
-            mode::TZ => f32_to_f16::<{ _MM_FROUND_TO_ZERO }, false>,
-            mode::TP => f32_to_f16::<{ _MM_FROUND_TO_POS_INF }, false>,
-            mode::TN => f32_to_f16::<{ _MM_FROUND_TO_NEG_INF }, false>,
-            _ => f32_to_f16::<{ _MM_FROUND_TO_ZERO }, true>,
-        }),
+        (T::Float32, T::Float16) => Some(pick_to_f16::<{ src::F32 }>(m)),
+        (T::BFloat16, T::Float16) => Some(pick_to_f16::<{ src::BF16 }>(m)),
         (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float32) => Some(half_to_f32::<{ src::BF16 }> as KernelFn),
-        (T::Float32, T::BFloat16) => Some(match m {
-            mode::NE => f32_to_bf16::<{ src::F32 }, { mode::NE }> as KernelFn,
-            mode::TZ => f32_to_bf16::<{ src::F32 }, { mode::TZ }>,
-            mode::TP => f32_to_bf16::<{ src::F32 }, { mode::TP }>,
-            mode::TN => f32_to_bf16::<{ src::F32 }, { mode::TN }>,
-            _ => f32_to_bf16::<{ src::F32 }, { mode::NA }>,
-        }),
+        (T::Float32, T::BFloat16) => by_mode!(m, pick_to_bf16[src::F32]),
         // float16 widens to f32 exactly; then the same rounding.
-        (T::Float16, T::BFloat16) => Some(match m {
-            mode::NE => f32_to_bf16::<{ src::F16 }, { mode::NE }> as KernelFn,
-            mode::TZ => f32_to_bf16::<{ src::F16 }, { mode::TZ }>,
-            mode::TP => f32_to_bf16::<{ src::F16 }, { mode::TP }>,
-            mode::TN => f32_to_bf16::<{ src::F16 }, { mode::TN }>,
-            _ => f32_to_bf16::<{ src::F16 }, { mode::NA }>,
-        }),
+        (T::Float16, T::BFloat16) => by_mode!(m, pick_to_bf16[src::F16]),
         (T::Float32 | T::Float16 | T::BFloat16 | T::Float64, _) if tgt::of(to).is_some() => {
             let t = tgt::of(to)?;
             match src::of(from)? {
@@ -269,10 +252,11 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => by_mode!(m, pick_f2u32[src::BF16], r),
         },
         (T::Float64, T::UInt32) => by_mode!(m, pick_f64_to_u32, r),
-        (T::Float64 | T::Float32 | T::Float16 | T::BFloat16, T::Int64 | T::UInt64) => match src::of(from) {
+        (T::Float16, T::Int64) => by_mode!(m, pick_f16_to_i64[false], r),
+        (T::Float16, T::UInt64) => by_mode!(m, pick_f16_to_i64[true], r),
+        (T::Float64 | T::Float32 | T::BFloat16, T::Int64 | T::UInt64) => match src::of(from) {
             Some(src::F64) => by_mode!(m, pick_f2i_wide[src::F64], r),
             Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
-            Some(src::F16) => by_mode!(m, pick_f2i_wide[src::F16], r),
             _ => by_mode!(m, pick_f2i_wide[src::BF16], r),
         },
         // e4m3 in the other modes stays on `narrow32`: measured faster there on data with many
@@ -380,6 +364,27 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
     }
 }
 
+/// float16 -> int64 (or uint64 with `U`) in rounding `M`.
+fn pick_f16_to_i64<const U: bool, const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(by_rule!(f16_to_i64[U, M], r))
+}
+
+/// A source whose values are f32 ([`load8`]) -> bfloat16 in rounding `M`.
+fn pick_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
+    Some(f32_to_bf16::<S, M> as KernelFn)
+}
+
+/// A source whose values are f32 ([`load8`]) -> float16: F16C's rounding, one per element.
+fn pick_to_f16<const S: u8>(m: u8) -> KernelFn {
+    match m {
+        mode::NE => f32_to_f16::<S, { _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
+        mode::TZ => f32_to_f16::<S, { _MM_FROUND_TO_ZERO }, false>,
+        mode::TP => f32_to_f16::<S, { _MM_FROUND_TO_POS_INF }, false>,
+        mode::TN => f32_to_f16::<S, { _MM_FROUND_TO_NEG_INF }, false>,
+        _ => f32_to_f16::<S, { _MM_FROUND_TO_ZERO }, true>,
+    }
+}
+
 /// A float source -> an integer target with a [`tgt`] code `t`, in rounding `M`.
 fn pick_f2i_pack<const S: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
     macro_rules! rules {
@@ -457,11 +462,18 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         return None;
     }
     match s {
+        src::I32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<false> as KernelFn),
+        src::U32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<true> as KernelFn),
         src::I32 => by_mode!(m, pick_narrow64[src::I32], to.size()),
         src::U32 => by_mode!(m, pick_narrow64[src::U32], to.size()),
         src::I64 => by_mode!(m, pick_narrow64[src::I64], to.size()),
         src::U64 => by_mode!(m, pick_narrow64[src::U64], to.size()),
         _ if to.size() > 2 => None,
+        // int16/uint16 are f32 values: F16C or the bfloat16 rounding, as for f32 itself.
+        src::I16 if to == T::Float16 => Some(pick_to_f16::<{ src::I16 }>(m)),
+        src::U16 if to == T::Float16 => Some(pick_to_f16::<{ src::U16 }>(m)),
+        src::I16 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::I16]),
+        src::U16 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::U16]),
         src::I16 => by_mode!(m, pick_narrow32[src::I16], to.size()),
         _ => by_mode!(m, pick_narrow32[src::U16], to.size()),
     }
@@ -652,9 +664,9 @@ fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
 // the value is under half the smallest subnormal and nothing is added). A carry into the
 // exponent field is the right result. |x| >= 65504 (the float16 maximum) and NaN/Inf go cold.
 // 32 elements per step.
-entry!(f32_to_f16<const MODE: i32, const AWAY: bool>, f32_to_f16_body);
+entry!(f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_f16_body<const MODE: i32, const AWAY: bool>(
+fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -670,15 +682,15 @@ fn f32_to_f16_body<const MODE: i32, const AWAY: bool>(
         let sig = _mm256_or_si256(_mm256_and_si256(a, man), hidden);
         _mm256_and_si256(_mm256_srlv_epi32(sig, at), one)
     };
-    chunked::<N>(dir, src, dst, (4, 2), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N * 4), d.get_mut(..N * 2)) else { return u32::MAX };
+    let ss = src::size(S);
+    chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
+        let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
         let mut big = [_mm256_setzero_si256(); 4];
         for (k, b) in big.chunks_exact_mut(2).enumerate() {
-            // SAFETY: `s` holds 128 bytes and `d` 64 (checked above); unaligned loads of the
-            // 2k-th and (2k+1)-th 32 bytes, a store of the k-th 32.
+            let x0 = load8::<S>(s.get(16 * k * ss..).unwrap_or(&[]));
+            let x1 = load8::<S>(s.get((16 * k + 8) * ss..).unwrap_or(&[]));
+            // SAFETY: `d` holds 64 bytes (checked above); a store of the k-th 32.
             unsafe {
-                let x0 = _mm256_loadu_ps(s.as_ptr().add(64 * k).cast());
-                let x1 = _mm256_loadu_ps(s.as_ptr().add(64 * k + 32).cast());
                 let mut h = _mm256_set_m128i(_mm256_cvtps_ph::<MODE>(x1), _mm256_cvtps_ph::<MODE>(x0));
                 let (a0, a1) =
                     (_mm256_and_si256(_mm256_castps_si256(x0), abs), _mm256_and_si256(_mm256_castps_si256(x1), abs));
@@ -1383,16 +1395,16 @@ fn f2u32_body<const S: u8, const M: u8, const R: u8>(
     // `r > hi` means `r >= 2^32`.
     let (vlo, vhi) = (_mm256_setzero_ps(), _mm256_set1_ps(4_294_967_040.0));
     let ihi = _mm256_set1_epi32(-1);
-    // Wrap converts magnitudes below 2^31 in-lane (cvtt's range); larger ones go cold.
-    let wrap_lim = _mm256_set1_ps(2_147_483_520.0);
     let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+    let iabs = _mm256_set1_epi32(i32::MAX);
+    let (man, hidden, field_150) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(150));
     let two31 = _mm256_set1_ps(2_147_483_648.0);
     let two32 = _mm256_set1_ps(4_294_967_296.0);
     let cvt =
         |c: __m256| _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), two32)));
     // One vector of eight lanes: (integers, lanes that need the scalar reference). The
     // unordered compares flag NaN with the out-of-range lanes, and +-Inf is out of range,
-    // so only clamp needs a separate NaN/Inf test.
+    // so only clamp and wrap need a separate NaN/Inf test.
     let conv = |x: __m256| {
         let r = round_ps::<M>(x);
         match R {
@@ -1403,8 +1415,16 @@ fn f2u32_body<const S: u8, const M: u8, const R: u8>(
                 (i, special_ps(x))
             }
             range::WRAP => {
-                let big = _mm256_cmp_ps::<_CMP_NLE_UQ>(_mm256_and_ps(r, abs), wrap_lim);
-                (_mm256_cvttps_epi32(r), _mm256_castps_si256(big))
+                // From 2^31 on, the rounded value is its significand shifted left by
+                // `field - 150` (>= 8): the low 32 bits of that (a count past 31 gives 0),
+                // negated for negative lanes, are the result modulo 2^32.
+                let bits = _mm256_castps_si256(r);
+                let count = _mm256_sub_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, iabs)), field_150);
+                let n = _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(bits, man), hidden), count);
+                let neg = _mm256_srai_epi32::<31>(bits);
+                let n = _mm256_sub_epi32(_mm256_xor_si256(n, neg), neg);
+                let big = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_and_ps(r, abs), two31));
+                (_mm256_blendv_epi8(_mm256_cvttps_epi32(r), n, big), special_ps(x))
             }
             _ => {
                 let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
@@ -1434,7 +1454,7 @@ entry!(f64_to_u32<const M: u8, const R: u8>, f64_to_u32_body);
 fn f64_to_u32_body<const M: u8, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
     let (vlo, vhi) = (_mm256_setzero_pd(), _mm256_set1_pd(u32::MAX as f64));
-    let wrap_lim = _mm256_set1_pd(2_147_483_647.0);
+    let inv32 = _mm256_set1_pd(1.0 / 4_294_967_296.0);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
     let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
     let two31 = _mm256_set1_pd(2_147_483_648.0);
@@ -1450,7 +1470,12 @@ fn f64_to_u32_body<const M: u8, const R: u8>(dir: &Direction, src: &[u8], dst: &
             let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
             let (c, cold) = match R {
                 range::CLAMP => (_mm256_min_pd(_mm256_max_pd(r, vlo), vhi), special),
-                range::WRAP => (r, _mm256_or_pd(special, _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_and_pd(r, abs), wrap_lim))),
+                // r modulo 2^32 in [0, 2^32): r / 2^32 and its floor are exact, and so is
+                // the difference, a multiple of r's ulp below 2^32 (0 from 2^85 on).
+                range::WRAP => {
+                    let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(r, inv32));
+                    (_mm256_fnmadd_pd(k, two32, r), special)
+                }
                 _ => {
                     let out = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(r, vhi));
                     (r, _mm256_or_pd(special, out))
@@ -2402,5 +2427,72 @@ fn lut_planes_body<const ROWS: usize, const D: usize>(
         } else {
             0
         }
+    })
+}
+
+// int32 / uint32 -> float32, nearest-even: the conversion's own rounding (default MXCSR);
+// uint32 as its exact 16-bit halves, `hi * 2^16 + lo` in one FMA, so one rounding too.
+// Every result is finite. 32 elements per step.
+entry!(int32_to_f32<const U32: bool>, int32_to_f32_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int32_to_f32_body<const U32: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 32;
+    let (low, two16) = (_mm256_set1_epi32(0xffff), _mm256_set1_ps(65536.0));
+    chunked::<N>(dir, src, dst, (4, 4), |s, d| {
+        for (i, o) in s.chunks_exact(32).zip(d.chunks_exact_mut(32)) {
+            // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
+            unsafe {
+                let x = _mm256_loadu_si256(i.as_ptr().cast());
+                let f = if U32 {
+                    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
+                    _mm256_fmadd_ps(hi, two16, _mm256_cvtepi32_ps(_mm256_and_si256(x, low)))
+                } else {
+                    _mm256_cvtepi32_ps(x)
+                };
+                _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
+            }
+        }
+        0
+    })
+}
+
+// float16 -> int64 / uint64: every float16 rounds to an i32 ([`to_i32`]), then sign
+// extension. int64 holds them all; for uint64, negative results are flagged (no rule),
+// raised to 0 (clamp) or kept as their two's complement (wrap, which sign extension is).
+// NaN/Inf give the indefinite and are flagged. 16 elements per step.
+entry!(f16_to_i64<const U: bool, const M: u8, const R: u8>, f16_to_i64_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn f16_to_i64_body<const U: bool, const M: u8, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let (indefinite, zero) = (_mm256_set1_epi32(i32::MIN), _mm256_setzero_si256());
+    chunked::<N>(dir, src, dst, (2, 8), |s, d| {
+        let Some(d) = d.get_mut(..N * 8) else { return u32::MAX };
+        let mut flags = [zero; 2];
+        for (k, (o, f)) in d.chunks_exact_mut(64).zip(flags.iter_mut()).enumerate() {
+            let v = to_i32::<{ src::F16 }, M>(s.get(16 * k..).unwrap_or(&[]));
+            *f = _mm256_cmpeq_epi32(v, indefinite);
+            let v = match (U, R) {
+                (true, range::ERROR) => {
+                    *f = _mm256_or_si256(*f, _mm256_cmpgt_epi32(zero, v));
+                    v
+                }
+                (true, range::CLAMP) => _mm256_max_epi32(v, zero),
+                _ => v,
+            };
+            // SAFETY: `o` is 64 bytes of `d`; unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+                _mm256_storeu_si256(
+                    o.as_mut_ptr().add(32).cast(),
+                    _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v)),
+                );
+            }
+        }
+        let [a, b] = flags;
+        lanes16(a, b)
     })
 }
