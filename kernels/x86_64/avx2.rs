@@ -51,11 +51,20 @@ mod src {
     /// a [`super::Mini`] (NaN/Inf patterns give NaN lanes)
     pub const MINI: u8 = 12;
 
+    /// float64, int32, uint32, int64, uint64 as f32 lanes rounded to odd (truncated, with
+    /// the last bit set where that was inexact): 24 bits, enough for one later correct
+    /// rounding to float16, bfloat16 or a byte float type in any mode.
+    pub const ODD_F64: u8 = 13;
+    pub const ODD_I32: u8 = 14;
+    pub const ODD_U32: u8 = 15;
+    pub const ODD_I64: u8 = 16;
+    pub const ODD_U64: u8 = 17;
+
     /// Bytes per source element.
     pub const fn size(s: u8) -> usize {
         match s {
             F16 | BF16 | I16 | U16 => 2,
-            F64 | I64 | U64 => 8,
+            F64 | I64 | U64 | ODD_F64 | ODD_I64 | ODD_U64 => 8,
             MINI => 1,
             _ => 4,
         }
@@ -231,6 +240,9 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float64) => Some(half_to_f64::<{ src::BF16 }> as KernelFn),
         (T::Float32, T::Float16) => Some(pick_to_f16::<{ src::F32 }>(m)),
+        // float64 rounded to odd in f32, then rounded once more, correctly.
+        (T::Float64, T::Float16) => Some(pick_to_f16::<{ src::ODD_F64 }>(m)),
+        (T::Float64, T::BFloat16) => by_mode!(m, pick_to_bf16[src::ODD_F64]),
         (T::BFloat16, T::Float16) => Some(pick_to_f16::<{ src::BF16 }>(m)),
         (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float32) => Some(half_to_f32::<{ src::BF16 }> as KernelFn),
@@ -463,6 +475,15 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     }
     match s {
         src::I32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<false> as KernelFn),
+        // Rounded to odd in f32, then rounded once more, correctly.
+        src::I32 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_I32 }>(m)),
+        src::U32 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_U32 }>(m)),
+        src::I64 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_I64 }>(m)),
+        src::U64 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_U64 }>(m)),
+        src::I32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_I32]),
+        src::U32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_U32]),
+        src::I64 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_I64]),
+        src::U64 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_U64]),
         src::U32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<true> as KernelFn),
         src::I32 => by_mode!(m, pick_narrow64[src::I32], to.size()),
         src::U32 => by_mode!(m, pick_narrow64[src::U32], to.size()),
@@ -926,7 +947,28 @@ fn is_mini(t: DataType) -> bool {
     f.kind == Kind::Float && f.size == 1 && f.subnormals && (f.exp_bits < 5 || f.nan == NanEncoding::Ieee)
 }
 
-/// Load eight source lanes as f32 (exact for every source code).
+/// Eight f64 lanes as f32 rounded to odd: the nearest-even conversion, stepped one pattern
+/// down where its magnitude went up (adjacent floats have adjacent patterns), then the last
+/// bit set where it was inexact. Zeros and NaN (still a NaN: its quiet bit is set) pass, and
+/// so does Inf, also where a finite value rounded to it: beyond f32's range the kernels
+/// that read these lanes send it cold (the largest finite f32 would round differently
+/// from the value towards zero).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn odd32((a, b): (__m256d, __m256d)) -> __m256 {
+    let (fa, fb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
+    let (ba, bb) = (_mm256_cvtps_pd(fa), _mm256_cvtps_pd(fb));
+    let abs = |x: __m256d| _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
+    let lanes = |p: __m256d, q: __m256d| dwords::<false>(_mm256_castpd_si256(p), _mm256_castpd_si256(q));
+    let up = lanes(_mm256_cmp_pd::<_CMP_GT_OQ>(abs(ba), abs(a)), _mm256_cmp_pd::<_CMP_GT_OQ>(abs(bb), abs(b)));
+    let inexact = lanes(_mm256_cmp_pd::<_CMP_NEQ_UQ>(ba, a), _mm256_cmp_pd::<_CMP_NEQ_UQ>(bb, b));
+    let f = _mm256_castps_si256(_mm256_set_m128(fb, fa));
+    let inf = _mm256_cmpeq_epi32(_mm256_and_si256(f, _mm256_set1_epi32(i32::MAX)), _mm256_set1_epi32(0x7f80_0000));
+    let f = _mm256_add_epi32(f, _mm256_andnot_si256(inf, up));
+    _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(inf, _mm256_and_si256(inexact, _mm256_set1_epi32(1)))))
+}
+
+/// Load eight source lanes as f32 (exact for every source code but the `ODD_*` ones).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn load8<const S: u8>(s: &[u8]) -> __m256 {
@@ -941,6 +983,11 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                     _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
                 }
                 src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
+                src::ODD_F64 => odd32(load8_pd::<{ src::F64 }>(b)),
+                src::ODD_I32 => odd32(load8_pd::<{ src::I32 }>(b)),
+                src::ODD_U32 => odd32(load8_pd::<{ src::U32 }>(b)),
+                src::ODD_I64 => odd32(load8_pd_int::<{ src::I64 }, true>(b)),
+                src::ODD_U64 => odd32(load8_pd_int::<{ src::U64 }, true>(b)),
                 _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
             }
         },
