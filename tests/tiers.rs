@@ -509,6 +509,9 @@ fn ties_and_sticky_bits_at_every_position() {
             values.sort_by(f64::total_cmp);
             values.dedup();
             let mut points: Vec<f64> = (0..150).map(|k| (k as f64 - 149.0).exp2()).collect();
+            // Around and beyond f32's largest value (out of range of every target here, but
+            // not the same as its largest value towards zero).
+            points.extend([f64::from(f32::MAX), 128f64.exp2(), 1e300, f64::MAX]);
             for w in values.windows(2).step_by(if dst.bits() == 16 { 61 } else { 1 }) {
                 points.extend([w[0], (w[0] + w[1]) / 2.0]);
             }
