@@ -273,15 +273,16 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         },
         // e4m3 in the other modes stays on `narrow32`: measured faster there on data with many
         // magnitudes far below its range (their f16 subnormals slow the F16C round trip).
-        (T::Float32, T::Float8E5M2) => Some(match m {
-            mode::NE => f32_to_f8::<true, { mode::NE }> as KernelFn,
-            mode::TZ => f32_to_f8::<true, { mode::TZ }>,
-            mode::TP => f32_to_f8::<true, { mode::TP }>,
-            mode::TN => f32_to_f8::<true, { mode::TN }>,
-            _ => f32_to_f8::<true, { mode::NA }>,
-        }),
-        (T::Float32, T::Float8E4M3) if m == mode::TZ => Some(f32_to_f8::<false, { mode::TZ }> as KernelFn),
-        (T::Float32, T::Float8E4M3) if m == mode::NA => Some(f32_to_f8::<false, { mode::NA }> as KernelFn),
+        (T::Float32 | T::Float16 | T::BFloat16, T::Float8E5M2) => match src_code {
+            src::F32 => by_mode!(m, pick_to_f8[src::F32], true),
+            src::F16 => by_mode!(m, pick_to_f8[src::F16], true),
+            _ => by_mode!(m, pick_to_f8[src::BF16], true),
+        },
+        (T::Float32 | T::Float16 | T::BFloat16, T::Float8E4M3) if matches!(m, mode::TZ | mode::NA) => match src_code {
+            src::F32 => by_mode!(m, pick_to_f8[src::F32], false),
+            src::F16 => by_mode!(m, pick_to_f8[src::F16], false),
+            _ => by_mode!(m, pick_to_f8[src::BF16], false),
+        },
         (T::Float32 | T::Float16 | T::BFloat16, _) if narrows_in_f32(to.format()) => match src_code {
             src::F32 => by_mode!(m, pick_narrow32[src::F32], to.size()),
             src::F16 => by_mode!(m, pick_narrow32[src::F16], to.size()),
@@ -374,6 +375,12 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
         T::Float64 => Some(byte_to_float::<K, 8, false>),
         _ => None,
     }
+}
+
+/// A source whose values are f32 ([`load8`]) -> float8_e5m2 (`e5m2`) or float8_e4m3 in
+/// rounding `M`, through float16.
+fn pick_to_f8<const S: u8, const M: u8>(e5m2: bool) -> Option<KernelFn> {
+    Some(if e5m2 { f32_to_f8::<S, true, M> as KernelFn } else { f32_to_f8::<S, false, M> })
 }
 
 /// float16 -> int64 (or uint64 with `U`) in rounding `M`.
@@ -495,6 +502,8 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         src::U16 if to == T::Float16 => Some(pick_to_f16::<{ src::U16 }>(m)),
         src::I16 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::I16]),
         src::U16 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::U16]),
+        src::I16 if to == T::Float8E5M2 => by_mode!(m, pick_to_f8[src::I16], true),
+        src::U16 if to == T::Float8E5M2 => by_mode!(m, pick_to_f8[src::U16], true),
         src::I16 => by_mode!(m, pick_narrow32[src::I16], to.size()),
         _ => by_mode!(m, pick_narrow32[src::U16], to.size()),
     }
@@ -804,15 +813,16 @@ fn f32_to_bf16_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: 
 // float8 that follows (per mode, as in `f32_to_bf16`) is the correctly rounded result.
 // Results above the largest finite code, NaN, Inf and magnitudes float16 saturates go cold.
 // 32 elements per step.
-entry!(f32_to_f8<const E5M2: bool, const M: u8>, f32_to_f8_body);
+entry!(f32_to_f8<const S: u8, const E5M2: bool, const M: u8>, f32_to_f8_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_f8_body<const E5M2: bool, const M: u8>(
+fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 32;
     const RZ: i32 = _MM_FROUND_TO_ZERO;
+    let ss = src::size(S);
     let k = _mm_cvtsi32_si128(if E5M2 { 8 } else { 7 });
     let (scale, unscale) = if E5M2 { (1.0, 1.0) } else { (1.0 / 256.0, 256.0) };
     let (scale, unscale) = (_mm256_set1_ps(scale), _mm256_set1_ps(unscale));
@@ -830,8 +840,8 @@ fn f32_to_f8_body<const E5M2: bool, const M: u8>(
             let back = _mm256_mul_ps(_mm256_cvtph_ps(h), unscale);
             (h, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_UQ>(back, x)))
         };
-        let (h0, i0) = half8(load8::<{ src::F32 }>(s));
-        let (h1, i1) = half8(load8::<{ src::F32 }>(s.get(32..).unwrap_or(&[])));
+        let (h0, i0) = half8(load8::<S>(s));
+        let (h1, i1) = half8(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
         let inexact = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi32(i0, i1));
         _mm256_or_si256(_mm256_set_m128i(h1, h0), _mm256_srli_epi16::<15>(inexact))
     };
@@ -854,10 +864,10 @@ fn f32_to_f8_body<const E5M2: bool, const M: u8>(
         let cold = _mm256_or_si256(_mm256_cmpgt_epi16(r, max_code), _mm256_cmpgt_epi16(mag, saturated));
         (code, cold)
     };
-    chunked::<N>(dir, src, dst, (4, 1), |s, d| {
+    chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
         let Some(d) = d.get_mut(..N) else { return u32::MAX };
         let (a, ca) = conv(odd16(s));
-        let (b, cb) = conv(odd16(s.get(64..).unwrap_or(&[])));
+        let (b, cb) = conv(odd16(s.get(16 * ss..).unwrap_or(&[])));
         let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
         // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
