@@ -978,6 +978,22 @@ fn odd32((a, b): (__m256d, __m256d)) -> __m256 {
     _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(inf, _mm256_and_si256(inexact, _mm256_set1_epi32(1)))))
 }
 
+/// Eight int32 lanes as f32 rounded to odd, as [`odd32`] but in 32-bit lanes: the
+/// nearest-even conversion converted back (exactly, an integer; 2^31 gives the indefinite,
+/// i32::MIN, whose wrapping difference below is still the true one) differs from `x` by
+/// `d`, the rounding's step, which has the sign of `x` where the magnitude went up.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn odd_i32(x: __m256i) -> __m256 {
+    let f = _mm256_cvtepi32_ps(x);
+    let d = _mm256_sub_epi32(_mm256_cvttps_epi32(f), x);
+    let exact = _mm256_cmpeq_epi32(d, _mm256_setzero_si256());
+    let down = _mm256_cmpgt_epi32(_mm256_setzero_si256(), _mm256_xor_si256(d, x));
+    let up = _mm256_andnot_si256(_mm256_or_si256(exact, down), _mm256_set1_epi32(-1));
+    let bits = _mm256_add_epi32(_mm256_castps_si256(f), up);
+    _mm256_castsi256_ps(_mm256_or_si256(bits, _mm256_andnot_si256(exact, _mm256_set1_epi32(1))))
+}
+
 /// Load eight source lanes as f32 (exact for every source code but the `ODD_*` ones).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
@@ -994,7 +1010,7 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                 }
                 src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
                 src::ODD_F64 => odd32(load8_pd::<{ src::F64 }>(b)),
-                src::ODD_I32 => odd32(load8_pd::<{ src::I32 }>(b)),
+                src::ODD_I32 => odd_i32(_mm256_loadu_si256(p.cast())),
                 src::ODD_U32 => odd32(load8_pd::<{ src::U32 }>(b)),
                 src::ODD_I64 => odd32(load8_pd_int::<{ src::I64 }, true>(b)),
                 src::ODD_U64 => odd32(load8_pd_int::<{ src::U64 }, true>(b)),
