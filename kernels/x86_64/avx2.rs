@@ -91,6 +91,15 @@ mod src {
 
 /// Call `$pick::<[$pre,] M>($args)` with `M` the const generic of the rounding code `$m`.
 macro_rules! by_mode {
+    ($m:expr, $pick:ident[$pre:expr, $pre2:expr] $(, $arg:expr)*) => {
+        match $m {
+            mode::NE => $pick::<{ $pre }, { $pre2 }, { mode::NE }>($($arg),*),
+            mode::TZ => $pick::<{ $pre }, { $pre2 }, { mode::TZ }>($($arg),*),
+            mode::TP => $pick::<{ $pre }, { $pre2 }, { mode::TP }>($($arg),*),
+            mode::TN => $pick::<{ $pre }, { $pre2 }, { mode::TN }>($($arg),*),
+            _ => $pick::<{ $pre }, { $pre2 }, { mode::NA }>($($arg),*),
+        }
+    };
     ($m:expr, $pick:ident[$pre:expr] $(, $arg:expr)*) => {
         match $m {
             mode::NE => $pick::<{ $pre }, { mode::NE }>($($arg),*),
@@ -181,11 +190,14 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         T::Float64 => from.bits() >= 6,
         T::Float32 => from.bits() == 8 && !matches!(from, T::Float8E4M3 | T::Float8E5M2),
         T::Float16 | T::BFloat16 | T::Int16 | T::UInt16 | T::Int32 | T::UInt32 => from.bits() == 8,
+        T::Int64 | T::UInt64 => from.bits() == 8,
         _ => false,
     };
     if is_mini(from) && decodes {
         return match to {
             T::UInt32 => by_mode!(m, pick_f2i_pack[src::MINI], tgt::U32, r),
+            T::Int64 => by_mode!(m, pick_small_to_i64[src::MINI, false], r),
+            T::UInt64 => by_mode!(m, pick_small_to_i64[src::MINI, true], r),
             T::Int16 | T::UInt16 | T::Int32 => by_mode!(m, pick_f2i_pack[src::MINI], tgt::of(to)?, r),
             // Float targets: every value of these types is a float16, bfloat16, f32 and f64.
             _ => pick_byte_to_float::<{ src::MINI }>(to),
@@ -265,8 +277,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => by_mode!(m, pick_f2u32[src::BF16], r),
         },
         (T::Float64, T::UInt32) => by_mode!(m, pick_f64_to_u32, r),
-        (T::Float16, T::Int64) => by_mode!(m, pick_f16_to_i64[false], r),
-        (T::Float16, T::UInt64) => by_mode!(m, pick_f16_to_i64[true], r),
+        (T::Float16, T::Int64) => by_mode!(m, pick_small_to_i64[src::F16, false], r),
+        (T::Float16, T::UInt64) => by_mode!(m, pick_small_to_i64[src::F16, true], r),
         (T::Float64 | T::Float32 | T::BFloat16, T::Int64 | T::UInt64) => match src::of(from) {
             Some(src::F64) => by_mode!(m, pick_f2i_wide[src::F64], r),
             Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
@@ -389,9 +401,9 @@ fn pick_to_f8<const S: u8, const M: u8>(e5m2: bool) -> Option<KernelFn> {
     Some(if e5m2 { f32_to_f8::<S, true, M> as KernelFn } else { f32_to_f8::<S, false, M> })
 }
 
-/// float16 -> int64 (or uint64 with `U`) in rounding `M`.
-fn pick_f16_to_i64<const U: bool, const M: u8>(r: u8) -> Option<KernelFn> {
-    Some(by_rule!(f16_to_i64[U, M], r))
+/// float16 or a byte float type ([`src::MINI`]) -> int64 (or uint64 with `U`) in rounding `M`.
+fn pick_small_to_i64<const S: u8, const U: bool, const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(by_rule!(small_to_i64[S, U, M], r))
 }
 
 /// A source whose values are f32 ([`load8`]) -> bfloat16 in rounding `M`.
@@ -2549,24 +2561,32 @@ fn int32_to_f32_body<const U32: bool>(dir: &Direction, src: &[u8], dst: &mut [u8
     })
 }
 
-// float16 -> int64 / uint64: every float16 rounds to an i32 ([`to_i32`]), then sign
-// extension. int64 holds them all; for uint64, negative results are flagged (no rule),
-// raised to 0 (clamp) or kept as their two's complement (wrap, which sign extension is).
-// NaN/Inf give the indefinite and are flagged. 16 elements per step.
-entry!(f16_to_i64<const U: bool, const M: u8, const R: u8>, f16_to_i64_body);
+// float16 and the byte float types ([`src::MINI`]) -> int64 / uint64: every value rounds
+// to an i32 ([`to_i32`]), then sign extension. int64 holds them all; for uint64, negative
+// results are flagged (no rule), raised to 0 (clamp) or kept as their two's complement
+// (wrap, which sign extension is). NaN/Inf give the indefinite and are flagged. 16
+// elements per step.
+entry!(small_to_i64<const S: u8, const U: bool, const M: u8, const R: u8>, small_to_i64_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f16_to_i64_body<const U: bool, const M: u8, const R: u8>(
+fn small_to_i64_body<const S: u8, const U: bool, const M: u8, const R: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 16;
     let (indefinite, zero) = (_mm256_set1_epi32(i32::MIN), _mm256_setzero_si256());
-    chunked::<N>(dir, src, dst, (2, 8), |s, d| {
+    let mini = Mini::of(dir.from.format());
+    let ss = src::size(S);
+    chunked::<N>(dir, src, dst, (ss, 8), |s, d| {
         let Some(d) = d.get_mut(..N * 8) else { return u32::MAX };
         let mut flags = [zero; 2];
+        let pre = if S == src::MINI { mini.decode(s).0 } else { [_mm256_setzero_ps(); 2] };
         for (k, (o, f)) in d.chunks_exact_mut(64).zip(flags.iter_mut()).enumerate() {
-            let v = to_i32::<{ src::F16 }, M>(s.get(16 * k..).unwrap_or(&[]));
+            let v = if S == src::MINI {
+                f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
+            } else {
+                to_i32::<S, M>(s.get(8 * ss * k..).unwrap_or(&[]))
+            };
             *f = _mm256_cmpeq_epi32(v, indefinite);
             let v = match (U, R) {
                 (true, range::ERROR) => {
