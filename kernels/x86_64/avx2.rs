@@ -340,17 +340,23 @@ fn pick_identity(t: DataType) -> Option<KernelFn> {
 fn pick_int_pack(from: DataType, to: DataType, r: u8) -> Option<KernelFn> {
     use DataType as T;
     macro_rules! rules {
-        ($ss:literal, $ds:literal, $signed:literal) => {
-            by_rule!(int_pack[$ss, $ds, $signed], r)
+        ($ss:literal, $ds:literal, $signed:literal, $u:literal) => {
+            by_rule!(int_pack[$ss, $ds, $signed, $u], r)
         };
     }
     Some(match (from, to) {
-        (T::Int16, T::Int8) => rules!(2, 1, true),
-        (T::Int16, T::UInt8) => rules!(2, 1, false),
-        (T::Int32, T::Int8) => rules!(4, 1, true),
-        (T::Int32, T::UInt8) => rules!(4, 1, false),
-        (T::Int32, T::Int16) => rules!(4, 2, true),
-        (T::Int32, T::UInt16) => rules!(4, 2, false),
+        (T::Int16, T::Int8) => rules!(2, 1, true, false),
+        (T::Int16, T::UInt8) => rules!(2, 1, false, false),
+        (T::Int32, T::Int8) => rules!(4, 1, true, false),
+        (T::Int32, T::UInt8) => rules!(4, 1, false, false),
+        (T::Int32, T::Int16) => rules!(4, 2, true, false),
+        (T::Int32, T::UInt16) => rules!(4, 2, false, false),
+        (T::UInt16, T::Int8) => rules!(2, 1, true, true),
+        (T::UInt16, T::UInt8) => rules!(2, 1, false, true),
+        (T::UInt32, T::Int8) => rules!(4, 1, true, true),
+        (T::UInt32, T::UInt8) => rules!(4, 1, false, true),
+        (T::UInt32, T::Int16) => rules!(4, 2, true, true),
+        (T::UInt32, T::UInt16) => rules!(4, 2, false, true),
         _ => return None,
     })
 }
@@ -2015,12 +2021,13 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
     })
 }
 
-// int16/int32 -> int8/uint8/int16/uint16 by the saturating packs, which are exactly clamp
-// (wrap masks first; without a rule, out-of-range lanes are flagged). 32 elements per step
-// to byte targets, 16 to 16-bit ones.
-entry!(int_pack<const SS: usize, const DS: usize, const SIGNED: bool, const R: u8>, int_pack_body);
+// int16/int32 (and uint16/uint32 with `U`, capped at the signed maximum first) ->
+// int8/uint8/int16/uint16 by the saturating packs, which are exactly clamp (wrap masks
+// first; without a rule, out-of-range lanes are flagged). `SIGNED`: the target's. 32
+// elements per step to byte targets, 16 to 16-bit ones.
+entry!(int_pack<const SS: usize, const DS: usize, const SIGNED: bool, const U: bool, const R: u8>, int_pack_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: u8>(
+fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: bool, const R: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -2053,7 +2060,16 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const R: 
         // SAFETY: `s` holds n * SS bytes and `d` n * DS (chunks_exact): 64 or 128 bytes read,
         // 32 written; unaligned loads and stores inside them.
         let flagged = unsafe {
-            let ld = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
+            let ld = |k: usize| {
+                let x = _mm256_loadu_si256(p.add(32 * k).cast());
+                // Unsigned sources: values from 2^(8 SS - 1) are out of every target's range
+                // here, as is the signed maximum they are capped to (wrap keeps the bits).
+                match (U, R, SS) {
+                    (false, _, _) | (true, range::WRAP, _) => x,
+                    (true, _, 2) => _mm256_min_epu16(x, _mm256_set1_epi16(i16::MAX)),
+                    _ => _mm256_min_epu32(x, _mm256_set1_epi32(i32::MAX)),
+                }
+            };
             let (out, v) = match (SS, DS) {
                 (2, _) => {
                     let (a, b) = (ld(0), ld(1));
