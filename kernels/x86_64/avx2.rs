@@ -341,10 +341,18 @@ fn pick_int_pack(from: DataType, to: DataType, r: u8) -> Option<KernelFn> {
     use DataType as T;
     macro_rules! rules {
         ($ss:literal, $ds:literal, $signed:literal, $u:literal) => {
-            by_rule!(int_pack[$ss, $ds, $signed, $u], r)
+            by_rule!(int_pack[$ss, $ds, $signed, $u, false], r)
+        };
+        ($ss:literal, $u:literal) => {
+            by_rule!(int_pack[$ss, 1, true, $u, true], r)
         };
     }
+    let sub = matches!(to, T::Int2 | T::Int4 | T::UInt2 | T::UInt4);
     Some(match (from, to) {
+        (T::Int16, _) if sub => rules!(2, false),
+        (T::UInt16, _) if sub => rules!(2, true),
+        (T::Int32, _) if sub => rules!(4, false),
+        (T::UInt32, _) if sub => rules!(4, true),
         (T::Int16, T::Int8) => rules!(2, 1, true, false),
         (T::Int16, T::UInt8) => rules!(2, 1, false, false),
         (T::Int32, T::Int8) => rules!(4, 1, true, false),
@@ -2023,11 +2031,13 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
 
 // int16/int32 (and uint16/uint32 with `U`, capped at the signed maximum first) ->
 // int8/uint8/int16/uint16 by the saturating packs, which are exactly clamp (wrap masks
-// first; without a rule, out-of-range lanes are flagged). `SIGNED`: the target's. 32
-// elements per step to byte targets, 16 to 16-bit ones.
-entry!(int_pack<const SS: usize, const DS: usize, const SIGNED: bool, const U: bool, const R: u8>, int_pack_body);
+// first; without a rule, out-of-range lanes are flagged). `SIGNED`: the target's. `SUB`:
+// int2/int4/uint2/uint4 targets, packed as int8 (saturation keeps a value out of their
+// range out of it), then clamped by byte min/max or, for wrap, put in their stored form.
+// 32 elements per step to byte targets, 16 to 16-bit ones.
+entry!(int_pack<const SS: usize, const DS: usize, const SIGNED: bool, const U: bool, const SUB: bool, const R: u8>, int_pack_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: bool, const R: u8>(
+fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: bool, const SUB: bool, const R: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -2035,6 +2045,8 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
     let (lo, hi) = dir.to.format().int_bounds();
     let keep16 = _mm256_set1_epi16(0xff);
     let wrap = R == range::WRAP;
+    let (sub_lo, sub_hi) = (_mm256_set1_epi8(lo as i8), _mm256_set1_epi8(hi as i8));
+    let form = byte_form(dir.to.format());
     // Lanes outside [lo, hi] (only looked at without a rule).
     let out32 = |x: __m256i| {
         let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
@@ -2092,6 +2104,13 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
                     let out = if R == range::ERROR { out32(a) | out32(b) << 8 } else { 0 };
                     (out, words_of(a, b, SIGNED, wrap))
                 }
+            };
+            let v = match (SUB, R) {
+                (false, _) => v,
+                (true, range::CLAMP) => _mm256_min_epi8(_mm256_max_epi8(v, sub_lo), sub_hi),
+                (true, range::WRAP) => in_byte_form(v, form),
+                // Without a rule, in-range values are their own stored form.
+                _ => v,
             };
             _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
             out
