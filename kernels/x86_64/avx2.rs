@@ -241,13 +241,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         _ => src::BF16,
     };
     match (from, to) {
-        (T::Float64, T::Float32) => Some(match m {
-            mode::NE => f64_to_f32::<{ mode::NE }> as KernelFn,
-            mode::TZ => f64_to_f32::<{ mode::TZ }>,
-            mode::TP => f64_to_f32::<{ mode::TP }>,
-            mode::TN => f64_to_f32::<{ mode::TN }>,
-            _ => f64_to_f32::<{ mode::NA }>,
-        }),
+        (T::Float64, T::Float32) => by_mode!(m, pick_f64_to_f32[src::F64]),
         (T::Float32, T::Float64) => Some(f32_to_f64 as KernelFn),
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float64) => Some(half_to_f64::<{ src::BF16 }> as KernelFn),
@@ -420,6 +414,11 @@ fn pick_small_to_i64<const S: u8, const U: bool, const M: u8>(r: u8) -> Option<K
     Some(by_rule!(small_to_i64[S, U, M], r))
 }
 
+/// float64, or int64/uint64 rounded to odd in f64, -> float32 in rounding `M`.
+fn pick_f64_to_f32<const S: u8, const M: u8>() -> Option<KernelFn> {
+    Some(f64_to_f32::<S, M> as KernelFn)
+}
+
 /// A source whose values are f32 ([`load8`]) -> bfloat16 in rounding `M`.
 fn pick_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
     Some(f32_to_bf16::<S, M> as KernelFn)
@@ -519,6 +518,8 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         src::I32 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_I32 }>(m)),
         src::U32 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_U32 }>(m)),
         src::I64 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_I64 }>(m)),
+        src::I64 if to == T::Float32 => by_mode!(m, pick_f64_to_f32[src::I64]),
+        src::U64 if to == T::Float32 => by_mode!(m, pick_f64_to_f32[src::U64]),
         src::U64 if to == T::Float16 => Some(pick_to_f16::<{ src::ODD_U64 }>(m)),
         src::I32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_I32]),
         src::U32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_U32]),
@@ -638,9 +639,9 @@ fn chunked_n(
 // nearest-away adds the first dropped bit. Adjacent floats have adjacent patterns, subnormals included.
 // Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every step
 // inside the finite range. 32 elements per step.
-entry!(f64_to_f32<const M: u8>, f64_to_f32_body);
+entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f64_to_f32_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 32;
     // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold.
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
@@ -655,8 +656,15 @@ fn f64_to_f32_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> 
             // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned loads and
             // stores of the k-th 64 and 32 bytes.
             unsafe {
-                let a = _mm256_loadu_pd(s.as_ptr().add(64 * k).cast());
-                let b = _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast());
+                // int64/uint64: rounded to odd at 53 bits, enough for the one rounding below.
+                let (a, b) = if S == src::F64 {
+                    (
+                        _mm256_loadu_pd(s.as_ptr().add(64 * k).cast()),
+                        _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast()),
+                    )
+                } else {
+                    load8_pd_int::<S, true>(s.get(64 * k..).unwrap_or(&[]))
+                };
                 *h = [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
                 let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
                 let mut y = _mm256_castps_si256(_mm256_set_m128(yb, ya));
@@ -1044,7 +1052,16 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                 src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
                 src::ODD_F64 => odd32(load8_pd::<{ src::F64 }>(b)),
                 src::ODD_I32 => odd_i32(_mm256_loadu_si256(p.cast())),
-                src::ODD_U32 => odd32(load8_pd::<{ src::U32 }>(b)),
+                src::ODD_U32 => {
+                    // From 2^31 (the lanes int32 reads as negative): x / 2 rounded to odd at
+                    // integer precision (31 significant bits), then as int32, then doubled
+                    // (exact). Rounding to odd twice is rounding to odd once.
+                    let x = _mm256_loadu_si256(p.cast());
+                    let half = _mm256_or_si256(_mm256_srli_epi32::<1>(x), _mm256_and_si256(x, _mm256_set1_epi32(1)));
+                    let top = _mm256_castsi256_ps(x);
+                    let y = _mm256_castps_si256(_mm256_blendv_ps(top, _mm256_castsi256_ps(half), top));
+                    _mm256_mul_ps(odd_i32(y), _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_set1_ps(2.0), top))
+                }
                 src::ODD_I64 => odd32(load8_pd_int::<{ src::I64 }, true>(b)),
                 src::ODD_U64 => odd32(load8_pd_int::<{ src::U64 }, true>(b)),
                 _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
