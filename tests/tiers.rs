@@ -536,3 +536,36 @@ fn ties_and_sticky_bits_at_every_position() {
         }
     }
 }
+
+/// Integer sources to the narrower floats: every small value, and each power of two with its
+/// neighbours (where a rounding to odd on the way, or halving a large uint32 first, could
+/// lose an exact result or a tie), both signs where there are any, every mode and tier.
+#[test]
+fn integers_around_powers_of_two_to_narrower_floats() {
+    for src in [DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64] {
+        let mask = src.format().mask();
+        let mut values: Vec<u64> = (0..300).collect();
+        for k in 1..src.bits() {
+            let p = 1u64 << k;
+            values.extend((0..4).flat_map(|d| [p.wrapping_add(d), p.wrapping_sub(d + 1)]));
+            // Ties at 11 and 24 significant bits above the power (float16 / float32).
+            values.extend([p | p >> 11, p | p >> 24, p | p >> 11 | 1, p | p >> 24 | 1].map(|v| v & mask));
+        }
+        let mut bits: Vec<u64> = values.iter().map(|&v| v & mask).collect();
+        if src.format().kind == cast_value_kernels::Kind::Signed {
+            bits.extend(values.iter().map(|&v| v.wrapping_neg() & mask));
+        }
+        let input = to_bytes(src, &bits);
+        for dst in [DataType::Float16, DataType::BFloat16, DataType::Float32] {
+            for r in Rounding::ALL {
+                for oor in [None, Some(OutOfRange::Clamp)] {
+                    let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
+                    let plan = CastPlan::new(&cfg, src, None).unwrap();
+                    for tier in vector_tiers() {
+                        same_as_scalar(&plan, tier, &input, &format!("integers near powers of two, {r} {oor:?}"));
+                    }
+                }
+            }
+        }
+    }
+}
