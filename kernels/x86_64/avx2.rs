@@ -91,15 +91,6 @@ mod src {
 
 /// Call `$pick::<[$pre,] M>($args)` with `M` the const generic of the rounding code `$m`.
 macro_rules! by_mode {
-    ($m:expr, $pick:ident[$pre:expr, $pre2:expr] $(, $arg:expr)*) => {
-        match $m {
-            mode::NE => $pick::<{ $pre }, { $pre2 }, { mode::NE }>($($arg),*),
-            mode::TZ => $pick::<{ $pre }, { $pre2 }, { mode::TZ }>($($arg),*),
-            mode::TP => $pick::<{ $pre }, { $pre2 }, { mode::TP }>($($arg),*),
-            mode::TN => $pick::<{ $pre }, { $pre2 }, { mode::TN }>($($arg),*),
-            _ => $pick::<{ $pre }, { $pre2 }, { mode::NA }>($($arg),*),
-        }
-    };
     ($m:expr, $pick:ident[$pre:expr] $(, $arg:expr)*) => {
         match $m {
             mode::NE => $pick::<{ $pre }, { mode::NE }>($($arg),*),
@@ -196,8 +187,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     if is_mini(from) && decodes {
         return match to {
             T::UInt32 => by_mode!(m, pick_f2i_pack[src::MINI], tgt::U32, r),
-            T::Int64 => by_mode!(m, pick_small_to_i64[src::MINI, false], r),
-            T::UInt64 => by_mode!(m, pick_small_to_i64[src::MINI, true], r),
+            T::Int64 => by_mode!(m, pick_f2i_pack[src::MINI], tgt::I64, r),
+            T::UInt64 => by_mode!(m, pick_f2i_pack[src::MINI], tgt::U64, r),
             T::Int16 | T::UInt16 | T::Int32 => by_mode!(m, pick_f2i_pack[src::MINI], tgt::of(to)?, r),
             // Float targets: every value of these types is a float16, bfloat16, f32 and f64.
             _ => pick_byte_to_float::<{ src::MINI }>(to),
@@ -271,8 +262,9 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => by_mode!(m, pick_f2u32[src::BF16], r),
         },
         (T::Float64, T::UInt32) => by_mode!(m, pick_f64_to_u32, r),
-        (T::Float16, T::Int64) => by_mode!(m, pick_small_to_i64[src::F16, false], r),
-        (T::Float16, T::UInt64) => by_mode!(m, pick_small_to_i64[src::F16, true], r),
+        // Every float16 rounds to an i32.
+        (T::Float16, T::Int64) => by_mode!(m, pick_f2i_pack[src::F16], tgt::I64, r),
+        (T::Float16, T::UInt64) => by_mode!(m, pick_f2i_pack[src::F16], tgt::U64, r),
         (T::Float64 | T::Float32 | T::BFloat16, T::Int64 | T::UInt64) => match src::of(from) {
             Some(src::F64) => by_mode!(m, pick_f2i_wide[src::F64], r),
             Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
@@ -409,11 +401,6 @@ fn pick_to_f8<const S: u8, const M: u8>(e5m2: bool) -> Option<KernelFn> {
     Some(if e5m2 { f32_to_f8::<S, true, M> as KernelFn } else { f32_to_f8::<S, false, M> })
 }
 
-/// float16 or a byte float type ([`src::MINI`]) -> int64 (or uint64 with `U`) in rounding `M`.
-fn pick_small_to_i64<const S: u8, const U: bool, const M: u8>(r: u8) -> Option<KernelFn> {
-    Some(by_rule!(small_to_i64[S, U, M], r))
-}
-
 /// float64, or int64/uint64 rounded to odd in f64, -> float32 in rounding `M`.
 fn pick_f64_to_f32<const S: u8, const M: u8>() -> Option<KernelFn> {
     Some(f64_to_f32::<S, M> as KernelFn)
@@ -449,6 +436,8 @@ fn pick_f2i_pack<const S: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
         tgt::U16 => rules!(tgt::U16),
         tgt::I32 => rules!(tgt::I32),
         tgt::U32 => rules!(tgt::U32),
+        tgt::I64 => rules!(tgt::I64),
+        tgt::U64 => rules!(tgt::U64),
         _ => rules!(tgt::SUB),
     })
 }
@@ -1324,12 +1313,17 @@ mod tgt {
     /// uint32 from sources whose values are all below 2^31 in magnitude (float16 and the
     /// byte float types): negative results are out of range, wrap is the two's complement
     pub const U32: u8 = 6;
+    /// int64 and uint64 from the same sources: sign extension (which, for uint64, is also
+    /// the wrap), negative results out of uint64's range
+    pub const I64: u8 = 7;
+    pub const U64: u8 = 8;
 
     /// Bytes per target element.
     pub const fn size(t: u8) -> usize {
         match t {
             I16 | U16 => 2,
             I32 | U32 => 4,
+            I64 | U64 => 8,
             _ => 1,
         }
     }
@@ -1403,8 +1397,10 @@ fn f32_to_i32<const M: u8>(x: __m256) -> __m256i {
     }
 }
 
-// float16/bfloat16/float32/float64 -> every integer target but uint32/int64/uint64: round to
-// i32 lanes (`to_i32`), then integer work. The indefinite `i32::MIN` (NaN, Inf, |x| >= 2^31,
+// float16/bfloat16/float32/float64 and the byte float types -> every integer target but
+// uint32/int64/uint64 (those too from float16 and the byte float types, whose values all
+// round into i32: sign extension for the 64-bit ones): round to i32 lanes (`to_i32`), then
+// integer work. The indefinite `i32::MIN` (NaN, Inf, |x| >= 2^31,
 // and -2^31 itself) goes cold; it is below every narrower target's range, so without a rule
 // the range test catches it. Clamp is the saturating packs (min/max for the sub-byte types),
 // wrap keeps the low bits. 32 elements per step.
@@ -1425,9 +1421,10 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     // Without a rule (targets narrower than 32 bits): `v - lo` has no bit outside the span
     // `hi - lo` (all ones: every such range has a power-of-two size) exactly when in range.
     let outside = _mm256_set1_epi32(!((hi - lo) as i32));
-    let checked = R == range::ERROR && T != tgt::I32 && T != tgt::U32;
-    // uint32 without a rule: every negative lane (the indefinite included) is flagged.
-    let negative_fails = R == range::ERROR && T == tgt::U32;
+    let wide = matches!(T, tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64);
+    let checked = R == range::ERROR && !wide;
+    // uint32/uint64 without a rule: every negative lane (the indefinite included) is flagged.
+    let negative_fails = R == range::ERROR && matches!(T, tgt::U32 | tgt::U64);
     let mini = Mini::of(dir.from.format());
     // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
     // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
@@ -1438,9 +1435,8 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
             to_i32::<S, M>(s.get(8 * ss * k..).unwrap_or(&[]))
         };
         match (T, R) {
-            (tgt::I32, _) => (v, v),
-            (tgt::U32, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
-            (tgt::U32, _) => (v, v),
+            (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
+            (tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64, _) => (v, v),
             (_, range::ERROR) => (v, _mm256_sub_epi32(v, vlo)),
             (tgt::SUB, range::CLAMP) => (_mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi), v),
             (tgt::SUB, _) => (in_form(v, form), v),
@@ -1499,6 +1495,13 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
         // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
         unsafe {
             match ds {
+                8 => {
+                    for (k, v) in [a, b, c, e].into_iter().enumerate() {
+                        _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+                        let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v));
+                        _mm256_storeu_si256(q.add(64 * k + 32).cast(), hi);
+                    }
+                }
                 4 => {
                     for (k, v) in [a, b, c, e].into_iter().enumerate() {
                         _mm256_storeu_si256(q.add(32 * k).cast(), v);
@@ -2345,21 +2348,11 @@ entry!(lut_shuffle<const FAILS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    // Row h, both 128-bit halves: entries 16h..16h+16 (their low byte).
-    let rows = |entry: &dyn Fn(usize) -> u8| -> [__m256i; 16] {
-        core::array::from_fn(|h| {
-            let mut b = [0u8; 16];
-            for (i, v) in b.iter_mut().enumerate() {
-                *v = entry(16 * h + i);
-            }
-            // SAFETY: `b` holds the 16 bytes read.
-            let r = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-            _mm256_set_m128i(r, r)
-        })
-    };
-    let values = rows(&|i| lut.values().get(i).map_or(0, |&v| v as u8));
-    let bitmap =
-        rows(&|j| (0..8).fold(0u8, |b, k| b | (lut.fails().get(8 * j + k).copied().unwrap_or(true) as u8) << k));
+    // Row h: entries 16h..16h+16 (their low byte); the bitmap's 32 bytes as two rows.
+    let values = table_rows::<16>(|i| lut.values().get(i).map_or(0, |&v| v as u8));
+    let bitmap = table_rows::<2>(|j| {
+        (0..8).fold(0u8, |b, k| b | (lut.fails().get(8 * j + k).copied().unwrap_or(true) as u8) << k)
+    });
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
@@ -2610,54 +2603,5 @@ fn int32_to_f32_body<const U32: bool>(dir: &Direction, src: &[u8], dst: &mut [u8
             }
         }
         0
-    })
-}
-
-// float16 and the byte float types ([`src::MINI`]) -> int64 / uint64: every value rounds
-// to an i32 ([`to_i32`]), then sign extension. int64 holds them all; for uint64, negative
-// results are flagged (no rule), raised to 0 (clamp) or kept as their two's complement
-// (wrap, which sign extension is). NaN/Inf give the indefinite and are flagged. 16
-// elements per step.
-entry!(small_to_i64<const S: u8, const U: bool, const M: u8, const R: u8>, small_to_i64_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn small_to_i64_body<const S: u8, const U: bool, const M: u8, const R: u8>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let (indefinite, zero) = (_mm256_set1_epi32(i32::MIN), _mm256_setzero_si256());
-    let mini = Mini::of(dir.from.format());
-    let ss = src::size(S);
-    chunked::<N>(dir, src, dst, (ss, 8), |s, d| {
-        let Some(d) = d.get_mut(..N * 8) else { return u32::MAX };
-        let mut flags = [zero; 2];
-        let pre = if S == src::MINI { mini.decode(s).0 } else { [_mm256_setzero_ps(); 2] };
-        for (k, (o, f)) in d.chunks_exact_mut(64).zip(flags.iter_mut()).enumerate() {
-            let v = if S == src::MINI {
-                f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
-            } else {
-                to_i32::<S, M>(s.get(8 * ss * k..).unwrap_or(&[]))
-            };
-            *f = _mm256_cmpeq_epi32(v, indefinite);
-            let v = match (U, R) {
-                (true, range::ERROR) => {
-                    *f = _mm256_or_si256(*f, _mm256_cmpgt_epi32(zero, v));
-                    v
-                }
-                (true, range::CLAMP) => _mm256_max_epi32(v, zero),
-                _ => v,
-            };
-            // SAFETY: `o` is 64 bytes of `d`; unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(o.as_mut_ptr().cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
-                _mm256_storeu_si256(
-                    o.as_mut_ptr().add(32).cast(),
-                    _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v)),
-                );
-            }
-        }
-        let [a, b] = flags;
-        lanes16(a, b)
     })
 }
