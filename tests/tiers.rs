@@ -523,15 +523,20 @@ fn ties_and_sticky_bits_at_every_position() {
                     bits.extend([v, v | top]);
                 }
             }
-            let input = to_bytes(src, &bits);
-            for r in Rounding::ALL {
-                for oor in [None, Some(OutOfRange::Clamp)] {
-                    let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
-                    let plan = CastPlan::new(&cfg, src, None).unwrap();
-                    for tier in vector_tiers() {
-                        same_as_scalar(&plan, tier, &input, &format!("ties and sticky bits, {r} {oor:?}"));
-                    }
-                }
+            every_mode_clamp_and_none(src, dst, &to_bytes(src, &bits), "ties and sticky bits");
+        }
+    }
+}
+
+/// [`same_as_scalar`] on every vector tier for `input`, in every rounding mode, with clamp
+/// and without a rule.
+fn every_mode_clamp_and_none(src: DataType, dst: DataType, input: &[u8], what: &str) {
+    for r in Rounding::ALL {
+        for oor in [None, Some(OutOfRange::Clamp)] {
+            let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
+            let plan = CastPlan::new(&cfg, src, None).unwrap();
+            for tier in vector_tiers() {
+                same_as_scalar(&plan, tier, input, &format!("{what}, {r} {oor:?}"));
             }
         }
     }
@@ -557,15 +562,7 @@ fn integers_around_powers_of_two_to_narrower_floats() {
         }
         let input = to_bytes(src, &bits);
         for dst in [DataType::Float16, DataType::BFloat16, DataType::Float32] {
-            for r in Rounding::ALL {
-                for oor in [None, Some(OutOfRange::Clamp)] {
-                    let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
-                    let plan = CastPlan::new(&cfg, src, None).unwrap();
-                    for tier in vector_tiers() {
-                        same_as_scalar(&plan, tier, &input, &format!("integers near powers of two, {r} {oor:?}"));
-                    }
-                }
-            }
+            every_mode_clamp_and_none(src, dst, &input, "integers near powers of two");
         }
     }
 }

@@ -180,8 +180,9 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     let decodes = match to {
         T::Float64 => from.bits() >= 6,
         T::Float32 => from.bits() == 8 && !matches!(from, T::Float8E4M3 | T::Float8E5M2),
-        T::Float16 | T::BFloat16 | T::Int16 | T::UInt16 | T::Int32 | T::UInt32 => from.bits() == 8,
-        T::Int64 | T::UInt64 => from.bits() == 8,
+        T::Float16 | T::BFloat16 | T::Int16 | T::UInt16 | T::Int32 | T::UInt32 | T::Int64 | T::UInt64 => {
+            from.bits() == 8
+        }
         _ => false,
     };
     if is_mini(from) && decodes {
@@ -205,16 +206,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<true> as KernelFn),
             // At most 64 distinct entries: a few `vpshufb` rows per target byte.
             _ if from.bits() <= 6 => {
-                let four = from.bits() > 4;
-                Some(match (to.size(), four) {
-                    (1, false) => lut_planes::<1, 1> as KernelFn,
-                    (2, false) => lut_planes::<1, 2>,
-                    (4, false) => lut_planes::<1, 4>,
-                    (_, false) => lut_planes::<1, 8>,
-                    (1, true) => lut_planes::<4, 1>,
-                    (2, true) => lut_planes::<4, 2>,
-                    (4, true) => lut_planes::<4, 4>,
-                    (_, true) => lut_planes::<4, 8>,
+                let fails = dir.lut.as_ref().is_some_and(|t| t.any_fail());
+                Some(match (from.bits() > 4, fails) {
+                    (false, false) => pick_planes::<1, false>(to.size()),
+                    (false, true) => pick_planes::<1, true>(to.size()),
+                    (true, false) => pick_planes::<4, false>(to.size()),
+                    (true, true) => pick_planes::<4, true>(to.size()),
                 })
             }
             _ => Some(match to.size() {
@@ -392,6 +389,17 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
         T::Float32 => Some(byte_to_float::<K, 4, false>),
         T::Float64 => Some(byte_to_float::<K, 8, false>),
         _ => None,
+    }
+}
+
+/// [`lut_planes`] with `ROWS` rows for a target of `ds` bytes; `FAILS`: the table has
+/// failing bytes.
+fn pick_planes<const ROWS: usize, const FAILS: bool>(ds: usize) -> KernelFn {
+    match ds {
+        1 => lut_planes::<ROWS, 1, FAILS> as KernelFn,
+        2 => lut_planes::<ROWS, 2, FAILS>,
+        4 => lut_planes::<ROWS, 4, FAILS>,
+        _ => lut_planes::<ROWS, 8, FAILS>,
     }
 }
 
@@ -655,14 +663,8 @@ fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &
                     load8_pd_int::<S, true>(s.get(64 * k..).unwrap_or(&[]))
                 };
                 *h = [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
-                let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
-                let mut y = _mm256_castps_si256(_mm256_set_m128(yb, ya));
+                let (mut y, lo, hi) = narrow_pd(a, b);
                 if M != mode::NE {
-                    let back = |x: __m256d, h: __m128| {
-                        _mm256_sub_epi64(_mm256_castpd_si256(x), _mm256_castpd_si256(_mm256_cvtps_pd(h)))
-                    };
-                    let (da, db) = (back(a, ya), back(b, yb));
-                    let hi = dwords::<true>(da, db);
                     y = _mm256_add_epi32(y, _mm256_srai_epi32::<31>(hi));
                     if M == mode::NA {
                         // Plus the first bit float32 drops: bit 28 of the f64 significand
@@ -678,7 +680,6 @@ fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &
                             (bit(ia, _mm256_castsi256_si128(at)), bit(ib, _mm256_extracti128_si256::<1>(at)));
                         y = _mm256_add_epi32(y, dwords::<false>(ra, rb));
                     } else if M != mode::TZ {
-                        let lo = dwords::<false>(da, db);
                         let exact = _mm256_cmpeq_epi32(_mm256_or_si256(lo, hi), _mm256_setzero_si256());
                         let neg = _mm256_srai_epi32::<31>(y);
                         let dir = if M == mode::TP { _mm256_andnot_si256(neg, _mm256_set1_epi32(-1)) } else { neg };
@@ -987,25 +988,37 @@ fn is_mini(t: DataType) -> bool {
     f.kind == Kind::Float && f.size == 1 && f.subnormals && (f.exp_bits < 5 || f.nan == NanEncoding::Ieee)
 }
 
-/// Eight f64 lanes as f32 rounded to odd: the nearest-even conversion, stepped one pattern
-/// down where its magnitude went up (adjacent floats have adjacent patterns), then the last
-/// bit set where it was inexact. Zeros and NaN (still a NaN: its quiet bit is set) pass, and
+/// Eight f64 lanes as f32 rounded to odd: the nearest-even conversion ([`narrow_pd`]),
+/// stepped one pattern down where its magnitude went up (adjacent floats have adjacent
+/// patterns), then the last bit set where it was inexact. Zeros and NaN (still a NaN: its
+/// quiet bit is set) pass, and
 /// so does Inf, also where a finite value rounded to it: beyond f32's range the kernels
 /// that read these lanes send it cold (the largest finite f32 would round differently
 /// from the value towards zero).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn odd32((a, b): (__m256d, __m256d)) -> __m256 {
-    let (fa, fb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
-    let (ba, bb) = (_mm256_cvtps_pd(fa), _mm256_cvtps_pd(fb));
-    let abs = |x: __m256d| _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
-    let lanes = |p: __m256d, q: __m256d| dwords::<false>(_mm256_castpd_si256(p), _mm256_castpd_si256(q));
-    let up = lanes(_mm256_cmp_pd::<_CMP_GT_OQ>(abs(ba), abs(a)), _mm256_cmp_pd::<_CMP_GT_OQ>(abs(bb), abs(b)));
-    let inexact = lanes(_mm256_cmp_pd::<_CMP_NEQ_UQ>(ba, a), _mm256_cmp_pd::<_CMP_NEQ_UQ>(bb, b));
-    let f = _mm256_castps_si256(_mm256_set_m128(fb, fa));
+    let (f, lo, hi) = narrow_pd(a, b);
+    let up = _mm256_srai_epi32::<31>(hi);
+    let inexact =
+        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_or_si256(lo, hi), _mm256_setzero_si256()), _mm256_set1_epi32(-1));
     let inf = _mm256_cmpeq_epi32(_mm256_and_si256(f, _mm256_set1_epi32(i32::MAX)), _mm256_set1_epi32(0x7f80_0000));
     let f = _mm256_add_epi32(f, _mm256_andnot_si256(inf, up));
     _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(inf, _mm256_and_si256(inexact, _mm256_set1_epi32(1)))))
+}
+
+/// Eight f64 lanes (`a`, then `b`) narrowed by the nearest-even conversion, as f32 patterns
+/// in element order, with the f64 pattern difference `x - widened(result)` as its (low,
+/// high) dwords: the high dword is negative exactly where the result's magnitude went up
+/// (the signs are equal, so they cancel), and both are zero exactly where it was exact.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn narrow_pd(a: __m256d, b: __m256d) -> (__m256i, __m256i, __m256i) {
+    let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
+    let back =
+        |x: __m256d, h: __m128| _mm256_sub_epi64(_mm256_castpd_si256(x), _mm256_castpd_si256(_mm256_cvtps_pd(h)));
+    let (da, db) = (back(a, ya), back(b, yb));
+    (_mm256_castps_si256(_mm256_set_m128(yb, ya)), dwords::<false>(da, db), dwords::<true>(da, db))
 }
 
 /// Eight int32 lanes as f32 rounded to odd, as [`odd32`] but in 32-bit lanes: the
@@ -1357,7 +1370,7 @@ fn below_half_pd() -> __m256d {
     _mm256_castsi256_pd(_mm256_set1_epi64x(0x3fdf_ffff_ffff_ffff))
 }
 
-/// Eight source lanes (f32 domain or float64) rounded in mode `M` to i32. Nearest-even is
+/// Eight float64 lanes rounded in mode `M` to i32 ([`f32_to_i32`]: f32 lanes). Nearest-even is
 /// the conversion's own rounding (default MXCSR) and towards-zero its truncating form;
 /// nearest-away truncates `x + copysign(p, x)` with `p` the float just below 1/2 (the sum,
 /// rounded to nearest, reaches the next integer exactly when the fraction is at least 1/2:
@@ -1366,21 +1379,38 @@ fn below_half_pd() -> __m256d {
 /// the integer indefinite, `i32::MIN`.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
-fn to_i32<const S: u8, const M: u8>(s: &[u8]) -> __m256i {
-    if S == src::F64 {
-        let (a, b) = load8_pd::<S>(s);
-        let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
-        let cvt = |x: __m256d| match M {
-            mode::NE => _mm256_cvtpd_epi32(x),
-            mode::TZ => _mm256_cvttpd_epi32(x),
-            // copysign(p, x): blend on the sign bit of x.
-            mode::NA => _mm256_cvttpd_epi32(_mm256_add_pd(x, _mm256_blendv_pd(p, q, x))),
-            _ => _mm256_cvttpd_epi32(round_pd::<M>(x)),
-        };
-        _mm256_set_m128i(cvt(b), cvt(a))
+fn to_i32<const M: u8>(s: &[u8]) -> __m256i {
+    let (a, b) = load8_pd::<{ src::F64 }>(s);
+    let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
+    let cvt = |x: __m256d| match M {
+        mode::NE => _mm256_cvtpd_epi32(x),
+        mode::TZ => _mm256_cvttpd_epi32(x),
+        // copysign(p, x): blend on the sign bit of x.
+        mode::NA => _mm256_cvttpd_epi32(_mm256_add_pd(x, _mm256_blendv_pd(p, q, x))),
+        _ => _mm256_cvttpd_epi32(round_pd::<M>(x)),
+    };
+    _mm256_set_m128i(cvt(b), cvt(a))
+}
+
+/// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or for
+/// [`src::MINI`] the decoder's lanes, 16 at a time.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] {
+    let ss = src::size(S);
+    let mut out = [_mm256_setzero_ps(); K];
+    if S == src::MINI {
+        for (j, pair) in out.chunks_mut(2).enumerate() {
+            for (o, x) in pair.iter_mut().zip(mini.decode(s.get(16 * j..).unwrap_or(&[])).0) {
+                *o = x;
+            }
+        }
     } else {
-        f32_to_i32::<M>(load8::<S>(s))
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
+        }
     }
+    out
 }
 
 /// [`to_i32`] of eight f32 lanes.
@@ -1429,10 +1459,10 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
     // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
     let conv = |k: usize, s: &[u8], pre: &[__m256; 4]| {
-        let v = if S == src::MINI {
-            f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
+        let v = if S == src::F64 {
+            to_i32::<M>(s.get(8 * ss * k..).unwrap_or(&[]))
         } else {
-            to_i32::<S, M>(s.get(8 * ss * k..).unwrap_or(&[]))
+            f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
         };
         match (T, R) {
             (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
@@ -1482,13 +1512,7 @@ fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     let signed = !matches!(T, tgt::U8 | tgt::U16);
     chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
         let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
-        // A byte float source decodes 16 lanes at a time.
-        let pre = if S == src::MINI {
-            let (([a, b], _), ([c, e], _)) = (mini.decode(s), mini.decode(s.get(16..).unwrap_or(&[])));
-            [a, b, c, e]
-        } else {
-            [_mm256_setzero_ps(); 4]
-        };
+        let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
         let ((a, fa), (b, fb), (c, fc), (e, fe)) =
             (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
         let q = d.as_mut_ptr();
@@ -1573,15 +1597,8 @@ fn f2u32_body<const S: u8, const M: u8, const R: u8>(
     };
     let mini = Mini::of(dir.from.format());
     chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
-        let pre = if S == src::MINI { mini.decode(s).0 } else { [_mm256_setzero_ps(); 2] };
-        let at = |k: usize| {
-            conv(if S == src::MINI {
-                pre.get(k).copied().unwrap_or(_mm256_setzero_ps())
-            } else {
-                load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]))
-            })
-        };
-        let ((i0, c0), (i1, c1)) = (at(0), at(1));
+        let [x0, x1] = f32_lanes::<S, 2>(s, &mini);
+        let ((i0, c0), (i1, c1)) = (conv(x0), conv(x1));
         store16::<4>(d, i0, i1);
         lanes16(c0, c1)
     })
@@ -2551,10 +2568,10 @@ fn store_planes<const D: usize>(d: &mut [u8], p: &[__m256i; D]) {
 // Sources of 6 bits or less (int2/int4, uint2/uint4, float4, float6), any target: their
 // table has at most 64 distinct entries (a read ignores the byte's upper bits), so each
 // byte of the target is one to four `vpshufb` rows on `x & (16 ROWS - 1)` ([`look_up`]),
-// and failing bytes are a plane of 0xff. 32 elements per step.
-entry!(lut_planes<const ROWS: usize, const D: usize>, lut_planes_body);
+// and failing bytes (`FAILS`: the table has some) are a plane of 0xff. 32 elements per step.
+entry!(lut_planes<const ROWS: usize, const D: usize, const FAILS: bool>, lut_planes_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_planes_body<const ROWS: usize, const D: usize>(
+fn lut_planes_body<const ROWS: usize, const D: usize, const FAILS: bool>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -2563,7 +2580,6 @@ fn lut_planes_body<const ROWS: usize, const D: usize>(
     let planes: [[__m256i; ROWS]; D] =
         core::array::from_fn(|p| table_rows(|i| lut.values().get(i).map_or(0, |&v| (v >> (8 * p)) as u8)));
     let fails: [__m256i; ROWS] = table_rows(|i| if lut.fails().get(i).copied().unwrap_or(true) { 0xff } else { 0 });
-    let any_fail = lut.any_fail();
     let index = _mm256_set1_epi8((16 * ROWS - 1) as i8);
     const N: usize = 32;
     chunked::<N>(dir, src, dst, (1, D), |s, d| {
@@ -2572,7 +2588,7 @@ fn lut_planes_body<const ROWS: usize, const D: usize>(
         let i = _mm256_and_si256(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, index);
         let v: [__m256i; D] = core::array::from_fn(|p| planes.get(p).map_or(i, |t| look_up(t, i)));
         store_planes::<D>(d, &v);
-        if any_fail {
+        if FAILS {
             _mm256_movemask_epi8(look_up(&fails, i)) as u32
         } else {
             0
