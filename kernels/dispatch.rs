@@ -1,6 +1,6 @@
-//! Run-time CPU feature detection without std: CPUID for AVX2/FMA/F16C/BMI2, XGETBV for the
-//! OS's support of the AVX register state; the answer is computed once and cached in an
-//! atomic.
+//! Run-time CPU feature detection without std: CPUID for AVX2/FMA/F16C/BMI2 (and AVX-512
+//! F/BW/VL/DQ/VBMI), XGETBV for the OS's support of the AVX (and AVX-512) register state; each
+//! answer is computed once and cached in an atomic.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -9,19 +9,32 @@ const NO: u8 = 1;
 const YES: u8 = 2;
 
 static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
+static AVX512: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// The cached answer of `detect`, computing it on first use.
+fn cached(slot: &AtomicU8, detect: fn() -> bool) -> bool {
+    match slot.load(Ordering::Relaxed) {
+        YES => true,
+        NO => false,
+        _ => {
+            let found = detect();
+            slot.store(if found { YES } else { NO }, Ordering::Relaxed);
+            found
+        }
+    }
+}
 
 /// Whether the AVX2 tier can run: the CPU has AVX2, FMA, F16C and BMI2, and the OS saves the
 /// YMM state.
 pub fn has_avx2() -> bool {
-    match AVX2.load(Ordering::Relaxed) {
-        YES => true,
-        NO => false,
-        _ => {
-            let found = detect_avx2();
-            AVX2.store(if found { YES } else { NO }, Ordering::Relaxed);
-            found
-        }
-    }
+    cached(&AVX2, detect_avx2)
+}
+
+/// Whether the AVX-512 tier can run: everything the AVX2 tier needs (its kernels are the
+/// AVX-512 tier's fallback), plus AVX-512 F, BW, VL, DQ and VBMI, and the OS saves the opmask
+/// and ZMM state.
+pub fn has_avx512() -> bool {
+    cached(&AVX512, || has_avx2() && detect_avx512())
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -52,6 +65,32 @@ fn detect_avx2() -> bool {
     xcr0 & 0b110 == 0b110 && avx2 && fma && f16c && bmi2
 }
 
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[allow(unused_unsafe)]
+fn detect_avx512() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    // SAFETY: CPUID exists on every x86_64 CPU; leaf 0 reports the highest leaf.
+    if unsafe { __cpuid(0) }.eax < 7 {
+        return false;
+    }
+    // SAFETY: leaf 7 exists (checked above).
+    let l7 = unsafe { __cpuid_count(7, 0) };
+    let f = l7.ebx & (1 << 16) != 0;
+    let bw = l7.ebx & (1 << 30) != 0;
+    let vl = l7.ebx & (1 << 31) != 0;
+    let dq = l7.ebx & (1 << 17) != 0;
+    let vbmi = l7.ecx & (1 << 1) != 0;
+    // SAFETY: leaf 1 exists (max leaf >= 7).
+    let osxsave = unsafe { __cpuid(1) }.ecx & (1 << 27) != 0;
+    if !(f && bw && vl && dq && vbmi && osxsave) {
+        return false;
+    }
+    // XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, upper halves of ZMM0-15, ZMM16-31).
+    // SAFETY: OSXSAVE is set, so XGETBV is enabled.
+    let xcr0 = unsafe { xgetbv0() };
+    xcr0 & 0b1110_0110 == 0b1110_0110
+}
+
 /// XGETBV with ECX = 0.
 ///
 /// # Safety
@@ -67,5 +106,11 @@ unsafe fn xgetbv0() -> u64 {
 /// miri checks the scalar and portable paths.
 #[cfg(any(not(target_arch = "x86_64"), miri))]
 fn detect_avx2() -> bool {
+    false
+}
+
+/// As [`detect_avx2`]: no AVX-512 without x86_64 or under miri.
+#[cfg(any(not(target_arch = "x86_64"), miri))]
+fn detect_avx512() -> bool {
     false
 }

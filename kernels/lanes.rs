@@ -22,7 +22,7 @@ pub const LANES: usize = 8;
 
 /// The most elements a kernel of any tier converts in one step: test windows at least this
 /// long reach every kernel's vector loop (shorter buffers go straight to the tail).
-pub const MAX_STEP: usize = 32;
+pub const MAX_STEP: usize = 64;
 
 /// scalar_map keys checked in-lane; a larger map uses the table or scalar kernels.
 pub const MAX_LANE_KEYS: usize = 8;

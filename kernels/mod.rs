@@ -7,6 +7,9 @@
 //!   kernel for sources of 8 bits or less (built from the reference, scalar_map folded in).
 //! * `tiers`: those bodies compiled per instruction set: `portable` (the target's baseline
 //!   vector code) and, on x86_64, `avx2`, chosen at run time without std.
+//! * `x86_64_avx2`, `x86_64_avx512`: hand-written kernels of those two tiers (the AVX-512
+//!   tier has kernels for sources of 8 bits or less and for narrowing to byte float types,
+//!   and uses AVX2's for the rest).
 
 use crate::error::ElementError;
 use crate::plan::Direction;
@@ -20,6 +23,10 @@ pub mod tiers;
 #[cfg(target_arch = "x86_64")]
 #[path = "x86_64/avx2.rs"]
 pub mod x86_64_avx2;
+/// Hand-written AVX-512 kernels (tables, narrowing to byte floats) (x86_64, Rust 1.89 or later).
+#[cfg(all(target_arch = "x86_64", cast_value_avx512))]
+#[path = "x86_64/avx512.rs"]
+pub mod x86_64_avx512;
 
 /// The target triple this crate was built for (tests and tools print it with the tier).
 pub const BUILD_TARGET: &str = match option_env!("CAST_VALUE_TARGET") {
@@ -42,6 +49,9 @@ pub enum Tier {
     /// Lane code compiled for AVX2 + FMA + F16C, plus hand-written AVX2 kernels for the
     /// hot set (x86_64, detected at run time).
     Avx2,
+    /// The AVX2 tier plus AVX-512 (F, BW, VL, DQ, VBMI) kernels for sources of 8 bits or
+    /// less and for narrowing to byte float types (x86_64, detected at run time; needs a build with Rust 1.89 or later).
+    Avx512,
     /// Lane code compiled for NEON (aarch64, baseline).
     Neon,
     /// Lane code compiled for wasm32 simd128 (builds with `+simd128`).
@@ -50,7 +60,7 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, in order of preference (best last).
-    pub const ALL: [Tier; 5] = [Tier::Scalar, Tier::Portable, Tier::Neon, Tier::Simd128, Tier::Avx2];
+    pub const ALL: [Tier; 6] = [Tier::Scalar, Tier::Portable, Tier::Neon, Tier::Simd128, Tier::Avx2, Tier::Avx512];
 
     /// The tier's name, as printed by the throughput table and accepted by `--isa`.
     pub const fn name(self) -> &'static str {
@@ -58,6 +68,7 @@ impl Tier {
             Tier::Scalar => "scalar",
             Tier::Portable => "portable",
             Tier::Avx2 => "avx2",
+            Tier::Avx512 => "avx512",
             Tier::Neon => "neon",
             Tier::Simd128 => "simd128",
         }
@@ -68,6 +79,7 @@ impl Tier {
         match self {
             Tier::Scalar | Tier::Portable => true,
             Tier::Avx2 => dispatch::has_avx2(),
+            Tier::Avx512 => cfg!(cast_value_avx512) && dispatch::has_avx512(),
             Tier::Neon => cfg!(target_arch = "aarch64"),
             Tier::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         }
@@ -75,7 +87,9 @@ impl Tier {
 
     /// Every tier this build and CPU can run, best last.
     pub fn available() -> &'static [Tier] {
-        if Tier::Avx2.is_available() {
+        if Tier::Avx512.is_available() {
+            &[Tier::Scalar, Tier::Portable, Tier::Avx2, Tier::Avx512]
+        } else if Tier::Avx2.is_available() {
             &[Tier::Scalar, Tier::Portable, Tier::Avx2]
         } else if Tier::Neon.is_available() {
             &[Tier::Scalar, Tier::Portable, Tier::Neon]
@@ -116,6 +130,13 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         Tier::Avx2 => x86_64_avx2::select(dir).or_else(|| tiers::avx2::select(dir)),
         #[cfg(not(target_arch = "x86_64"))]
         Tier::Avx2 => None,
+        // Its own table kernels, else exactly what the AVX2 tier would run.
+        #[cfg(all(target_arch = "x86_64", cast_value_avx512))]
+        Tier::Avx512 => {
+            x86_64_avx512::select(dir).or_else(|| x86_64_avx2::select(dir)).or_else(|| tiers::avx2::select(dir))
+        }
+        #[cfg(not(all(target_arch = "x86_64", cast_value_avx512)))]
+        Tier::Avx512 => None,
         #[cfg(target_arch = "aarch64")]
         Tier::Neon => tiers::neon::select(dir),
         #[cfg(not(target_arch = "aarch64"))]

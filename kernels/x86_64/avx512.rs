@@ -1,0 +1,492 @@
+//! Hand-written AVX-512 kernels (F, BW, VL, VBMI, DQ), for the directions AVX2 does slowest:
+//! sources of 8 bits or less. Their 256-entry table (built from the scalar reference at plan
+//! time, scalar_map folded in) fits in four 64-byte registers per target byte, and
+//! `vpermi2b` looks up 64 indices in two of them at once: two lookups and a blend on bit 7
+//! give one byte plane of 64 elements, where AVX2 needs sixteen `vpshufb` rows and a blend
+//! tree per 32. Wider targets look up one plane per byte and interleave them with
+//! `vpermi2b`/`vpermi2w`/`vpermi2d`. Every other direction runs the AVX2 tier's kernels.
+//!
+//! Every kernel is tested against the scalar reference by tests/tiers.rs (every tier, every
+//! source byte, lengths and offsets).
+
+// This module is built only when build.rs found Rust 1.89 or later (`cast_value_avx512`),
+// where these intrinsics are stable; the crate's MSRV builds without it.
+#![allow(clippy::incompatible_msrv)]
+
+use crate::dtype::{DataType, Decoded, Format, Kind};
+use crate::error::ElementError;
+use crate::kernels::lanes::{self, mode, mode_code};
+use crate::kernels::KernelFn;
+use crate::plan::Direction;
+use core::arch::x86_64::*;
+
+/// Source codes of [`to_byte_float`]: float16 and bfloat16 are read as they are; the others
+/// become f32 lanes ([`f32_odd`]), then bfloat16 rounded to odd.
+mod src {
+    pub const F16: u8 = 0;
+    pub const BF16: u8 = 1;
+    pub const F32: u8 = 2;
+    pub const F64: u8 = 3;
+    pub const I16: u8 = 4;
+    pub const U16: u8 = 5;
+    pub const I32: u8 = 6;
+    pub const U32: u8 = 7;
+    pub const I64: u8 = 8;
+    pub const U64: u8 = 9;
+
+    /// Bytes per element.
+    pub const fn size(s: u8) -> usize {
+        match s {
+            F16 | BF16 | I16 | U16 => 2,
+            F64 | I64 | U64 => 8,
+            _ => 4,
+        }
+    }
+}
+
+/// The kernel for a direction, or `None` to use the AVX2 tier's.
+pub fn select(dir: &Direction) -> Option<KernelFn> {
+    table_kernel(dir).or_else(|| compute_kernel(dir))
+}
+
+/// A float or integer source of 16 bits or more -> a byte float type with a sign and
+/// subnormals, where the scalar_map holds at most NaN/+-Inf keys (the lanes this kernel
+/// sends cold).
+fn compute_kernel(dir: &Direction) -> Option<KernelFn> {
+    let (from, to) = (dir.from, dir.to);
+    let t = to.format();
+    if !(t.kind == Kind::Float && t.size == 1 && t.subnormals && t.has_sign && t.man_bits <= 4) {
+        return None;
+    }
+    let keys_are_special =
+        dir.map.entries().iter().all(|&(k, _)| matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }));
+    if !keys_are_special {
+        return None;
+    }
+    // The source's subnormals must be subnormal in the target too (one shift per exponent
+    // assumes a hidden bit above the target's normal range): not so for float16 ->
+    // float8_e5m2fnuz, whose least normal is 2^-15.
+    if from == DataType::Float16 && t.min_normal_exponent() < -14 {
+        return None;
+    }
+    // AVX2's F16C kernel rounds these nearest-away faster (measured, 2^20: 0.69 vs 0.47).
+    if matches!(from, DataType::Float32 | DataType::Int16 | DataType::UInt16)
+        && to == DataType::Float8E5M2
+        && mode_code(dir.rounding) == mode::NA
+    {
+        return None;
+    }
+    macro_rules! modes {
+        ($s:expr) => {
+            match mode_code(dir.rounding) {
+                mode::NE => to_byte_float::<{ $s }, { mode::NE }> as KernelFn,
+                mode::TZ => to_byte_float::<{ $s }, { mode::TZ }>,
+                mode::TP => to_byte_float::<{ $s }, { mode::TP }>,
+                mode::TN => to_byte_float::<{ $s }, { mode::TN }>,
+                _ => to_byte_float::<{ $s }, { mode::NA }>,
+            }
+        };
+    }
+    use DataType as T;
+    Some(match from {
+        T::Float16 => modes!(src::F16),
+        T::BFloat16 => modes!(src::BF16),
+        T::Float32 => modes!(src::F32),
+        T::Float64 => modes!(src::F64),
+        T::Int16 => modes!(src::I16),
+        T::UInt16 => modes!(src::U16),
+        T::Int32 => modes!(src::I32),
+        T::UInt32 => modes!(src::U32),
+        T::Int64 => modes!(src::I64),
+        T::UInt64 => modes!(src::U64),
+        _ => return None,
+    })
+}
+
+/// The table kernel for a source of 8 bits or less, if it beats AVX2's. Measured (2^20, every
+/// byte source x target x rule): the tables win for byte and 2-byte targets, and for wider
+/// ones from float6/float8 sources; AVX2's own kernels for integer and float4 sources to
+/// 4- and 8-byte targets (extensions and `vpshufb` rows) are as fast or faster, and a copy
+/// is a copy.
+fn table_kernel(dir: &Direction) -> Option<KernelFn> {
+    let fails = dir.lut.as_ref()?.any_fail();
+    let (from, to) = (dir.from, dir.to);
+    if (from == to && from.is_integer()) || (to.size() >= 4 && (from.is_integer() || from.bits() < 6)) {
+        return None;
+    }
+    Some(match (dir.to.size(), fails) {
+        (1, false) => planes::<1, false> as KernelFn,
+        (1, true) => planes::<1, true>,
+        (2, false) => planes::<2, false>,
+        (2, true) => planes::<2, true>,
+        (4, false) => planes::<4, false>,
+        (4, true) => planes::<4, true>,
+        (_, false) => planes::<8, false>,
+        (_, true) => planes::<8, true>,
+    })
+}
+
+/// A table of 256 bytes as four registers: `entry(64 r + i)` at byte `i` of register `r`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn table(entry: impl Fn(usize) -> u8) -> [__m512i; 4] {
+    core::array::from_fn(|r| {
+        let b: [u8; 64] = core::array::from_fn(|i| entry(64 * r + i));
+        // SAFETY: `b` holds the 64 bytes read; an unaligned load.
+        unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
+    })
+}
+
+/// Byte `x` of [`table`] `t` for each of 64 bytes: `vpermi2b` reads bits 0-6 of the index
+/// (bit 6 picks the register), so entries below 128 come from `t[0..2]`, the others from
+/// `t[2..4]`, and bit 7 picks between the two.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+#[inline]
+fn look_up(t: &[__m512i; 4], x: __m512i) -> __m512i {
+    let [a, b, c, d] = *t;
+    let low = _mm512_permutex2var_epi8(a, x, b);
+    let high = _mm512_permutex2var_epi8(c, x, d);
+    _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high)
+}
+
+/// The index vectors that interleave two vectors of `U` units each (`U` = 64, 32, 16 for
+/// bytes, words, dwords): output half `h`, unit `u`, is unit `U/2 h + u/2` of the first
+/// input (`u` even) or of the second (`u` odd; indices from `U` name the second operand).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn zip_index<const U: usize>() -> [__m512i; 2] {
+    core::array::from_fn(|h| {
+        let mut b = [0u8; 64];
+        let w = 64 / U;
+        for (u, unit) in b.chunks_exact_mut(w).enumerate() {
+            let idx = (u % 2) * U + U / 2 * h + u / 2;
+            // Little-endian unit of `w` bytes holding `idx` (below 128).
+            if let Some(first) = unit.first_mut() {
+                *first = idx as u8;
+            }
+        }
+        // SAFETY: `b` holds the 64 bytes read; an unaligned load.
+        unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
+    })
+}
+
+/// The interleave indices of the three unit widths.
+struct Zips {
+    bytes: [__m512i; 2],
+    words: [__m512i; 2],
+    dwords: [__m512i; 2],
+}
+
+impl Zips {
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+    fn new() -> Zips {
+        Zips { bytes: zip_index::<64>(), words: zip_index::<32>(), dwords: zip_index::<16>() }
+    }
+
+    /// `a` and `b` interleaved by bytes: 64 byte pairs, the first 32 in the first vector.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+    #[inline]
+    fn bytes(&self, a: __m512i, b: __m512i) -> [__m512i; 2] {
+        let [i, j] = self.bytes;
+        [_mm512_permutex2var_epi8(a, i, b), _mm512_permutex2var_epi8(a, j, b)]
+    }
+
+    /// Pairs of byte-pair vectors interleaved by words: 64 four-byte units.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+    #[inline]
+    fn words(&self, [a0, a1]: [__m512i; 2], [b0, b1]: [__m512i; 2]) -> [__m512i; 4] {
+        let [i, j] = self.words;
+        [
+            _mm512_permutex2var_epi16(a0, i, b0),
+            _mm512_permutex2var_epi16(a0, j, b0),
+            _mm512_permutex2var_epi16(a1, i, b1),
+            _mm512_permutex2var_epi16(a1, j, b1),
+        ]
+    }
+
+    /// Quads of four-byte-unit vectors interleaved by dwords: 64 eight-byte units.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+    #[inline]
+    fn dwords(&self, a: [__m512i; 4], b: [__m512i; 4]) -> [__m512i; 8] {
+        let [i, j] = self.dwords;
+        let mut out = [_mm512_setzero_si512(); 8];
+        for (k, (&x, &y)) in a.iter().zip(b.iter()).enumerate() {
+            if let Some(o) = out.get_mut(2 * k..2 * k + 2) {
+                o.copy_from_slice(&[_mm512_permutex2var_epi32(x, i, y), _mm512_permutex2var_epi32(x, j, y)]);
+            }
+        }
+        out
+    }
+}
+
+macro_rules! entry {
+    ($name:ident <$(const $g:ident: $gt:ty),*>, $body:ident) => {
+        fn $name<$(const $g: $gt),*>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            // SAFETY: `select` hands these kernels out only for the AVX-512 tier, which
+            // `kernels::select` uses only after run-time detection reported AVX-512 F, BW,
+            // VL, VBMI and DQ with OS support for the opmask and ZMM state (see `dispatch`).
+            unsafe { $body::<$($g),*>(dir, src, dst) }
+        }
+    };
+}
+
+// Sources of 8 bits or less, `D`-byte targets: one [`look_up`] per target byte (its byte
+// plane), interleaved into elements; failing bytes (`FAILS`: the table has some) are a
+// plane of 0xff whose bit 7 flags the lane for the scalar reference. 64 elements per step.
+entry!(planes<const D: usize, const FAILS: bool>, planes_body);
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn planes_body<const D: usize, const FAILS: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
+    let tables: [[__m512i; 4]; D] =
+        core::array::from_fn(|p| table(|i| lut.values().get(i).map_or(0, |&v| (v >> (8 * p)) as u8)));
+    let fails = table(|i| if lut.fails().get(i).copied().unwrap_or(true) { 0xff } else { 0 });
+    let zips = Zips::new();
+    let z = _mm512_setzero_si512();
+    steps(dir, src, dst, (1, D), 64, None, |s, d| {
+        let Some(s) = s.get(..64) else { return u64::MAX };
+        // SAFETY: `s` holds 64 bytes (checked just above); an unaligned load.
+        let x = unsafe { _mm512_loadu_si512(s.as_ptr().cast()) };
+        let p: [__m512i; D] = core::array::from_fn(|k| tables.get(k).map_or(z, |t| look_up(t, x)));
+        let at = |k: usize| p.get(k).copied().unwrap_or(z);
+        let out = match D {
+            1 => [at(0), z, z, z, z, z, z, z],
+            2 => {
+                let [a, b] = zips.bytes(at(0), at(1));
+                [a, b, z, z, z, z, z, z]
+            }
+            4 => {
+                let [a, b, c, e] = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
+                [a, b, c, e, z, z, z, z]
+            }
+            _ => {
+                let low = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
+                let high = zips.words(zips.bytes(at(4), at(5)), zips.bytes(at(6), at(7)));
+                zips.dwords(low, high)
+            }
+        };
+        for (c, v) in d.chunks_exact_mut(64).zip(out) {
+            // SAFETY: `c` is 64 bytes of the chunk; an unaligned store.
+            unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) };
+        }
+        if FAILS {
+            _mm512_movepi8_mask(look_up(&fails, x))
+        } else {
+            0
+        }
+    })
+}
+
+/// Run `step` over chunks of `n` elements (at most 64; `ss` / `ds` bytes each). `step`
+/// returns the lanes it flagged (bit i = element i); those elements (NaN/Inf scalar_map
+/// keys through `specials`) and the tail are redone by the scalar reference, in order, so
+/// the first error is the first failing element.
+#[inline(always)]
+fn steps(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+    (ss, ds): (usize, usize),
+    n: usize,
+    specials: Option<&lanes::SpecialMap>,
+    mut step: impl FnMut(&[u8], &mut [u8]) -> u64,
+) -> Result<(), ElementError> {
+    let mut done = 0;
+    let mut sc = src.chunks_exact(ss * n);
+    let mut dc = dst.chunks_exact_mut(ds * n);
+    for (s, d) in (&mut sc).zip(&mut dc) {
+        let flagged = step(s, d);
+        if flagged != 0 {
+            // The reference takes 32 lanes per call.
+            for h in 0..2 {
+                let half = (flagged >> (32 * h)) as u32;
+                if let (true, Some(s), Some(d)) = (half != 0, s.get(32 * h * ss..), d.get_mut(32 * h * ds..)) {
+                    lanes::resolve_flagged(dir, specials, s, d, (ss, ds), half, done + 32 * h)?;
+                }
+            }
+        }
+        done += n;
+    }
+    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+}
+
+/// Per-exponent parameters of [`to_byte_float`]: 64 entries of 16 bits, as two registers
+/// each (`vpermi2w` looks up 64 entries).
+struct Params {
+    /// Right shift of the significand (hidden bit included) to the target's last place.
+    shift: [__m512i; 2],
+    /// `2^(shift - 1) - 1`: added, with the kept last bit, for nearest-even.
+    half: [__m512i; 2],
+    /// The code of the exponent: added to the rounded significand (a carry out of it bumps
+    /// the exponent, as the patterns are ordered); 0x1000 for exponents beyond the target's
+    /// range and NaN/Inf, so that the code exceeds every finite one.
+    base: [__m512i; 2],
+    /// The biased source exponent of entry 0: lower exponents use entry 0, whose values
+    /// all round as any magnitude far below the least subnormal does.
+    low: i16,
+}
+
+impl Params {
+    /// The table for a source with `ms` stored mantissa bits and bias `bias_s` (exponent
+    /// field of `es` bits), to the byte float `t`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+    fn new(es: u32, ms: u32, bias_s: i32, t: &Format) -> Params {
+        let (mt, emin, emax) = (t.man_bits as i32, t.min_normal_exponent(), t.max_exponent());
+        let ms = ms as i32;
+        // Entry 0 at half the least subnormal, or lower: every magnitude there rounds like
+        // a positive one far below (zero, or the least subnormal away from zero).
+        let low = if es == 5 { 0 } else { (bias_s + emin - mt - 2).max(0) };
+        let mut shift = [0u16; 64];
+        let mut half = [0u16; 64];
+        let mut base = [0u16; 64];
+        for (i, ((k, h), b)) in shift.iter_mut().zip(half.iter_mut()).zip(base.iter_mut()).enumerate() {
+            // A 5-bit exponent (float16) indexes with the sign above it: the table twice.
+            let field = if es == 5 { (i & 31) as i32 } else { low + i as i32 };
+            let e = field.max(1) - bias_s;
+            let sh = if field >= (1 << es) - 1 || e > emax {
+                *b = 0x1000;
+                ms - mt
+            } else if e >= emin {
+                *b = ((e - emin) << mt) as u16;
+                ms - mt
+            } else {
+                (ms - mt + emin - e).min(15)
+            };
+            *k = sh as u16;
+            *h = ((1u32 << (sh - 1)) - 1) as u16;
+        }
+        let regs = |v: &[u16; 64]| -> [__m512i; 2] {
+            // SAFETY: `v` holds 64 u16 (128 bytes): two unaligned 64-byte loads.
+            unsafe { [_mm512_loadu_si512(v.as_ptr().cast()), _mm512_loadu_si512(v.as_ptr().add(32).cast())] }
+        };
+        Params { shift: regs(&shift), half: regs(&half), base: regs(&base), low: low as i16 }
+    }
+}
+
+// float16 / bfloat16 / float32 -> a byte float type with a sign and subnormals (float8 but
+// e8m0fnu, float6, float4), in 16-bit lanes. The source exponent picks (`vpermi2w`) a shift,
+// a rounding constant and the exponent's code from [`Params`]; the significand, hidden bit
+// included, is shifted with one rounding in mode `M` and the code added: right for normal
+// and subnormal results alike. float32 first becomes a bfloat16 rounded to odd (truncated,
+// last bit set where bits were dropped): 7 mantissa bits, enough for the one correct
+// rounding to 4 or fewer. Results above the largest finite code, NaN and Inf go cold. 32
+// elements per step.
+entry!(to_byte_float<const S: u8, const M: u8>, to_byte_float_body);
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn to_byte_float_body<const S: u8, const M: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    let t = dir.to.format();
+    let (es, ms, bias_s) = if S == src::F16 { (5, 10, 15) } else { (8, 7, 127) };
+    let p = Params::new(es, ms, bias_s, t);
+    let ss = src::size(S);
+    let low = _mm512_set1_epi16(p.low);
+    let top = _mm512_set1_epi16(63);
+    let mant_mask = _mm512_set1_epi16((1 << ms) - 1);
+    let exp_mask = _mm512_set1_epi16(((1 << es) - 1) << ms);
+    let hidden = _mm512_set1_epi16(1 << ms);
+    let one = _mm512_set1_epi16(1);
+    let max_code = _mm512_set1_epi16((t.max_bits() & !t.sign_mask()) as i16);
+    let sign_shift = _mm_cvtsi32_si128(15 - (t.exp_bits + t.man_bits) as i32);
+    let neg_zero = t.has_negative_zero();
+    let specials = lanes::SpecialMap::new(dir);
+    let look = |[a, b]: [__m512i; 2], i: __m512i| _mm512_permutex2var_epi16(a, i, b);
+    steps(dir, src, dst, (ss, 1), 32, specials.as_ref(), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..32)) else { return u64::MAX };
+        let x = if S == src::F16 || S == src::BF16 {
+            // SAFETY: `s` holds 64 bytes (checked just above); an unaligned load.
+            unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
+        } else {
+            let (a, b) = s.split_at(16 * ss);
+            let (a, b) = (odd16(f32_odd::<S>(a)), odd16(f32_odd::<S>(b)));
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
+        };
+        let i = if S == src::F16 {
+            // Sign and exponent field; `vpermi2w` reads the low 6 bits.
+            _mm512_srli_epi16::<10>(x)
+        } else {
+            let field = _mm512_and_si512(_mm512_srli_epi16::<7>(x), _mm512_set1_epi16(0xff));
+            _mm512_min_epu16(_mm512_subs_epu16(field, low), top)
+        };
+        let (shift, half, base) = (look(p.shift, i), look(p.half, i), look(p.base, i));
+        let mant = _mm512_and_si512(x, mant_mask);
+        let sig = _mm512_mask_add_epi16(mant, _mm512_test_epi16_mask(x, exp_mask), mant, hidden);
+        let neg = _mm512_movepi16_mask(x);
+        let inc = match M {
+            mode::NE => _mm512_add_epi16(half, _mm512_and_si512(_mm512_srlv_epi16(sig, shift), one)),
+            mode::NA => _mm512_add_epi16(half, one),
+            mode::TZ => _mm512_setzero_si512(),
+            // Away from zero on the side of the direction: all the dropped bits' ones.
+            mode::TP => _mm512_maskz_add_epi16(!neg, _mm512_add_epi16(half, half), one),
+            _ => _mm512_maskz_add_epi16(neg, _mm512_add_epi16(half, half), one),
+        };
+        let code = _mm512_add_epi16(_mm512_srlv_epi16(_mm512_add_epi16(sig, inc), shift), base);
+        let cold = _mm512_cmpgt_epu16_mask(code, max_code);
+        let sign = _mm512_srl_epi16(_mm512_andnot_si512(_mm512_set1_epi16(0x7fff), x), sign_shift);
+        // The sign, except on a zero result of a target without -0.
+        let signed = if neg_zero { !0 } else { _mm512_test_epi16_mask(code, code) };
+        let code = _mm512_mask_add_epi16(code, signed, code, sign);
+        // SAFETY: `d` holds 32 bytes (checked above); an unaligned store.
+        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(code)) };
+        u64::from(cold)
+    })
+}
+
+/// Sixteen elements (the first `16 * size` bytes of `s`; fewer give NaN lanes) as f32 bit
+/// patterns: float64 rounded to odd (converted towards zero, `{rz-sae}`, the last bit set
+/// where that was inexact: the result converted back differs); integers converted, exactly
+/// below 2^24 (larger ones are out of range of every target anyway).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+#[inline]
+fn f32_odd<const S: u8>(s: &[u8]) -> __m512i {
+    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    let Some(s) = s.get(..16 * src::size(S)) else { return _mm512_set1_epi32(-1) };
+    let p = s.as_ptr();
+    let one = _mm512_set1_epi32(1);
+    // SAFETY: `s` holds 16 elements (checked just above); unaligned loads inside it.
+    unsafe {
+        match S {
+            src::F32 => _mm512_loadu_si512(p.cast()),
+            src::I16 => _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(_mm256_loadu_si256(p.cast())))),
+            src::U16 => _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(_mm256_loadu_si256(p.cast())))),
+            // Every integer from 2^24 up is out of range of every byte float type (the
+            // largest finite one is 57344), so any conversion that keeps it large will do.
+            src::I32 => _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_loadu_si512(p.cast()))),
+            src::U32 => _mm512_castps_si512(_mm512_cvtepu32_ps(_mm512_loadu_si512(p.cast()))),
+            src::F64 => {
+                let half = |k: usize| {
+                    let v = _mm512_loadu_pd(p.add(64 * k).cast());
+                    let f = _mm512_cvt_roundpd_ps::<RZ>(v);
+                    (f, _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_cvtps_pd(f), v))
+                };
+                let ((a, ka), (b, kb)) = (half(0), half(1));
+                let f = _mm512_castps_si512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b));
+                _mm512_mask_or_epi32(f, u16::from(ka) | u16::from(kb) << 8, f, one)
+            }
+            _ => {
+                let half = |k: usize| {
+                    let v = _mm512_loadu_si512(p.add(64 * k).cast());
+                    if S == src::I64 {
+                        _mm512_cvtepi64_ps(v)
+                    } else {
+                        _mm512_cvtepu64_ps(v)
+                    }
+                };
+                _mm512_castps_si512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(half(0)), half(1)))
+            }
+        }
+    }
+}
+
+/// Sixteen f32 bit patterns as bfloat16 rounded to odd: the top half, its last bit set where
+/// the low half was not zero.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+#[inline]
+fn odd16(v: __m512i) -> __m256i {
+    let sticky = _mm512_test_epi32_mask(v, _mm512_set1_epi32(0xffff));
+    let h = _mm512_srli_epi32::<16>(v);
+    _mm512_cvtepi32_epi16(_mm512_mask_or_epi32(h, sticky, h, _mm512_set1_epi32(1)))
+}
