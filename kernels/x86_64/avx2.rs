@@ -141,17 +141,10 @@ macro_rules! by_rule {
 /// A specialised kernel for the direction, if there is one. Only called after run-time
 /// detection reported AVX2, FMA, F16C and BMI2.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
-    // scalar_map keys must be lanes these kernels already send cold: NaN or +-Inf of a float
-    // source. Any other key leaves the direction to the generic lane bodies.
-    let from = dir.from;
-    let keys_are_special = dir
-        .map
-        .entries()
-        .iter()
-        .all(|&(k, _)| from.is_float() && matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }));
-    if !keys_are_special {
+    if !map_keys_are_special(dir) {
         return None;
     }
+    let from = dir.from;
     use DataType as T;
     let to = dir.to;
     let (m, r) = (mode_code(dir.rounding), range_code(dir.out_of_range));
@@ -292,6 +285,17 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
         _ => None,
     }
+}
+
+/// Whether every scalar_map key is a lane the hand-written kernels already send cold: NaN or
+/// +-Inf of a float source (true without a map). Any other key leaves the direction to the
+/// generic lane bodies, which check keys in-lane.
+pub(crate) fn map_keys_are_special(dir: &Direction) -> bool {
+    let from = dir.from;
+    dir.map
+        .entries()
+        .iter()
+        .all(|&(k, _)| from.is_float() && matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }))
 }
 
 /// Whether a float target can be produced by the f32-domain narrowing kernel: it has a sign

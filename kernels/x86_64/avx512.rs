@@ -13,7 +13,7 @@
 // where these intrinsics are stable; the crate's MSRV builds without it.
 #![allow(clippy::incompatible_msrv)]
 
-use crate::dtype::{DataType, Decoded, Format, Kind};
+use crate::dtype::{DataType, Format, Kind};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code};
 use crate::kernels::KernelFn;
@@ -58,9 +58,7 @@ fn compute_kernel(dir: &Direction) -> Option<KernelFn> {
     if !(t.kind == Kind::Float && t.size == 1 && t.subnormals && t.has_sign && t.man_bits <= 4) {
         return None;
     }
-    let keys_are_special =
-        dir.map.entries().iter().all(|&(k, _)| matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }));
-    if !keys_are_special {
+    if !super::x86_64_avx2::map_keys_are_special(dir) {
         return None;
     }
     // The source's subnormals must be subnormal in the target too (one shift per exponent
