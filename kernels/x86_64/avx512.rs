@@ -1,10 +1,12 @@
-//! Hand-written AVX-512 kernels (F, BW, VL, VBMI, DQ), for the directions AVX2 does slowest:
-//! sources of 8 bits or less. Their 256-entry table (built from the scalar reference at plan
-//! time, scalar_map folded in) fits in four 64-byte registers per target byte, and
-//! `vpermi2b` looks up 64 indices in two of them at once: two lookups and a blend on bit 7
-//! give one byte plane of 64 elements, where AVX2 needs sixteen `vpshufb` rows and a blend
-//! tree per 32. Wider targets look up one plane per byte and interleave them with
-//! `vpermi2b`/`vpermi2w`/`vpermi2d`. Every other direction runs the AVX2 tier's kernels.
+//! Hand-written AVX-512 kernels (F, BW, VL, VBMI, DQ), for two kinds of directions AVX2
+//! does slowest. Sources of 8 bits or less: their 256-entry table (built from the scalar
+//! reference at plan time, scalar_map folded in) fits in four 64-byte registers per target
+//! byte, and `vpermi2b` looks up 64 indices in two of them at once: two lookups and a blend
+//! on bit 7 give one byte plane of 64 elements, where AVX2 needs sixteen `vpshufb` rows and
+//! a blend tree per 32. Wider targets look up one plane per byte and interleave them with
+//! `vpermi2b`/`vpermi2w`/`vpermi2d`. Wide sources -> byte float types: in 16-bit lanes,
+//! with a per-exponent table of shifts, rounding constants and codes ([`to_byte_float`]).
+//! Every other direction runs the AVX2 tier's kernels.
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs (every tier, every
 //! source byte, lengths and offsets).
