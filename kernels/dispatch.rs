@@ -34,6 +34,7 @@ pub fn has_avx2() -> bool {
 /// AVX-512 tier's fallback), plus AVX-512 F, BW, VL, DQ and VBMI, and the OS saves the opmask
 /// and ZMM state.
 pub fn has_avx512() -> bool {
+    // detect_avx512 relies on what detect_avx2 checked first (leaf 7 exists, OSXSAVE).
     cached(&AVX512, || has_avx2() && detect_avx512())
 }
 
@@ -65,28 +66,24 @@ fn detect_avx2() -> bool {
     xcr0 & 0b110 == 0b110 && avx2 && fma && f16c && bmi2
 }
 
+/// AVX-512 F, BW, VL, DQ, VBMI and the opmask/ZMM state; called only once [`detect_avx2`]
+/// has found CPUID leaf 7 and OSXSAVE.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[allow(unused_unsafe)]
 fn detect_avx512() -> bool {
-    use core::arch::x86_64::{__cpuid, __cpuid_count};
-    // SAFETY: CPUID exists on every x86_64 CPU; leaf 0 reports the highest leaf.
-    if unsafe { __cpuid(0) }.eax < 7 {
-        return false;
-    }
-    // SAFETY: leaf 7 exists (checked above).
+    use core::arch::x86_64::__cpuid_count;
+    // SAFETY: leaf 7 exists (detect_avx2 checked the highest leaf before this runs).
     let l7 = unsafe { __cpuid_count(7, 0) };
     let f = l7.ebx & (1 << 16) != 0;
     let bw = l7.ebx & (1 << 30) != 0;
     let vl = l7.ebx & (1 << 31) != 0;
     let dq = l7.ebx & (1 << 17) != 0;
     let vbmi = l7.ecx & (1 << 1) != 0;
-    // SAFETY: leaf 1 exists (max leaf >= 7).
-    let osxsave = unsafe { __cpuid(1) }.ecx & (1 << 27) != 0;
-    if !(f && bw && vl && dq && vbmi && osxsave) {
+    if !(f && bw && vl && dq && vbmi) {
         return false;
     }
     // XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, upper halves of ZMM0-15, ZMM16-31).
-    // SAFETY: OSXSAVE is set, so XGETBV is enabled.
+    // SAFETY: detect_avx2 found OSXSAVE set, so XGETBV is enabled.
     let xcr0 = unsafe { xgetbv0() };
     xcr0 & 0b1110_0110 == 0b1110_0110
 }

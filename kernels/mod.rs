@@ -50,7 +50,8 @@ pub enum Tier {
     /// hot set (x86_64, detected at run time).
     Avx2,
     /// The AVX2 tier plus AVX-512 (F, BW, VL, DQ, VBMI) kernels for sources of 8 bits or
-    /// less and for narrowing to byte float types (x86_64, detected at run time; needs a build with Rust 1.89 or later).
+    /// less and for narrowing to byte float types (x86_64, detected at run time; needs a
+    /// build with Rust 1.89 or later).
     Avx512,
     /// Lane code compiled for NEON (aarch64, baseline).
     Neon,
@@ -127,14 +128,12 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         Tier::Scalar => None,
         Tier::Portable => tiers::portable::select(dir),
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => x86_64_avx2::select(dir).or_else(|| tiers::avx2::select(dir)),
+        Tier::Avx2 => avx2_kernel(dir),
         #[cfg(not(target_arch = "x86_64"))]
         Tier::Avx2 => None,
-        // Its own table kernels, else exactly what the AVX2 tier would run.
+        // Its own kernels, else exactly what the AVX2 tier would run.
         #[cfg(all(target_arch = "x86_64", cast_value_avx512))]
-        Tier::Avx512 => {
-            x86_64_avx512::select(dir).or_else(|| x86_64_avx2::select(dir)).or_else(|| tiers::avx2::select(dir))
-        }
+        Tier::Avx512 => x86_64_avx512::select(dir).or_else(|| avx2_kernel(dir)),
         #[cfg(not(all(target_arch = "x86_64", cast_value_avx512)))]
         Tier::Avx512 => None,
         #[cfg(target_arch = "aarch64")]
@@ -147,4 +146,11 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         Tier::Simd128 => None,
     };
     Some(vector.unwrap_or(scalar::cast as KernelFn))
+}
+
+/// The AVX2 tier's kernel for a direction: a hand-written one, else the lane bodies
+/// compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+fn avx2_kernel(dir: &Direction) -> Option<KernelFn> {
+    x86_64_avx2::select(dir).or_else(|| tiers::avx2::select(dir))
 }

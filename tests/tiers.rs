@@ -358,9 +358,9 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
                     let mut a = vec![0u8; MAX_STEP * dst.size()];
                     let mut b = a.clone();
                     for (k, chunk) in input.chunks(w).enumerate() {
-                        // The hand-written kernels this sweep aims at are AVX2's; the lane
-                        // programs of the other tiers (exhaustively tested on 16-bit sources)
-                        // get every 4th window, which keeps the emulated CI jobs short.
+                        // The hand-written kernels this sweep aims at are AVX2's and AVX-512's;
+                        // the lane programs of the other tiers (exhaustively tested on 16-bit
+                        // sources) get every 4th window, which keeps the emulated CI jobs short.
                         if !matches!(tier, Tier::Avx2 | Tier::Avx512) && k % 4 != 0 {
                             continue;
                         }

@@ -23,7 +23,7 @@ use crate::plan::Direction;
 use core::arch::x86_64::*;
 
 /// Source codes of [`to_byte_float`]: float16 and bfloat16 are read as they are; the others
-/// become f32 lanes ([`f32_odd`]), then bfloat16 rounded to odd.
+/// become f32 lanes ([`f32_bits`]), then bfloat16 rounded to odd.
 mod src {
     pub const F16: u8 = 0;
     pub const BF16: u8 = 1;
@@ -65,8 +65,8 @@ fn compute_kernel(dir: &Direction) -> Option<KernelFn> {
     }
     // The source's subnormals must be subnormal in the target too (one shift per exponent
     // assumes a hidden bit above the target's normal range): not so for float16 ->
-    // float8_e5m2fnuz, whose least normal is 2^-15.
-    if from == DataType::Float16 && t.min_normal_exponent() < -14 {
+    // float8_e5m2fnuz, whose least normal is 2^-15. (bfloat16's least normal is 2^-126.)
+    if from == DataType::Float16 && t.min_normal_exponent() < from.format().min_normal_exponent() {
         return None;
     }
     // AVX2's F16C kernel rounds these nearest-away faster (measured, 2^20: 0.69 vs 0.47).
@@ -328,12 +328,11 @@ struct Params {
 }
 
 impl Params {
-    /// The table for a source with `ms` stored mantissa bits and bias `bias_s` (exponent
-    /// field of `es` bits), to the byte float `t`.
+    /// The table from the 16-bit float format `s` (float16 or bfloat16) to the byte float `t`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-    fn new(es: u32, ms: u32, bias_s: i32, t: &Format) -> Params {
+    fn new(s: &Format, t: &Format) -> Params {
         let (mt, emin, emax) = (t.man_bits as i32, t.min_normal_exponent(), t.max_exponent());
-        let ms = ms as i32;
+        let (es, ms, bias_s) = (s.exp_bits, s.man_bits as i32, s.bias);
         // Entry 0 at half the least subnormal, or lower: every magnitude there rounds like
         // a positive one far below (zero, or the least subnormal away from zero).
         let low = if es == 5 { 0 } else { (bias_s + emin - mt - 2).max(0) };
@@ -364,13 +363,13 @@ impl Params {
     }
 }
 
-// float16 / bfloat16 / float32 -> a byte float type with a sign and subnormals (float8 but
-// e8m0fnu, float6, float4), in 16-bit lanes. The source exponent picks (`vpermi2w`) a shift,
+// A float or integer source of 16 bits or more -> a byte float type with a sign and
+// subnormals (float8 but e8m0fnu, float6, float4), in 16-bit lanes. The source exponent picks (`vpermi2w`) a shift,
 // a rounding constant and the exponent's code from [`Params`]; the significand, hidden bit
 // included, is shifted with one rounding in mode `M` and the code added: right for normal
-// and subnormal results alike. float32 first becomes a bfloat16 rounded to odd (truncated,
-// last bit set where bits were dropped): 7 mantissa bits, enough for the one correct
-// rounding to 4 or fewer. Results above the largest finite code, NaN and Inf go cold. 32
+// and subnormal results alike. Sources but float16/bfloat16 first become f32 lanes
+// ([`f32_bits`]), then a bfloat16 rounded to odd (truncated, last bit set where bits were
+// dropped): 7 mantissa bits, enough for the one correct rounding to 4 or fewer. Results above the largest finite code, NaN and Inf go cold. 32
 // elements per step.
 entry!(to_byte_float<const S: u8, const M: u8>, to_byte_float_body);
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
@@ -380,8 +379,9 @@ fn to_byte_float_body<const S: u8, const M: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let t = dir.to.format();
-    let (es, ms, bias_s) = if S == src::F16 { (5, 10, 15) } else { (8, 7, 127) };
-    let p = Params::new(es, ms, bias_s, t);
+    let lanes_format = if S == src::F16 { DataType::Float16 } else { DataType::BFloat16 }.format();
+    let (es, ms) = (lanes_format.exp_bits, lanes_format.man_bits);
+    let p = Params::new(lanes_format, t);
     let ss = src::size(S);
     let low = _mm512_set1_epi16(p.low);
     let top = _mm512_set1_epi16(63);
@@ -401,7 +401,7 @@ fn to_byte_float_body<const S: u8, const M: u8>(
             unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
         } else {
             let (a, b) = s.split_at(16 * ss);
-            let (a, b) = (odd16(f32_odd::<S>(a)), odd16(f32_odd::<S>(b)));
+            let (a, b) = (odd16(f32_bits::<S>(a)), odd16(f32_bits::<S>(b)));
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
         };
         let i = if S == src::F16 {
@@ -441,7 +441,7 @@ fn to_byte_float_body<const S: u8, const M: u8>(
 /// below 2^24 (larger ones are out of range of every target anyway).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
 #[inline]
-fn f32_odd<const S: u8>(s: &[u8]) -> __m512i {
+fn f32_bits<const S: u8>(s: &[u8]) -> __m512i {
     const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
     let Some(s) = s.get(..16 * src::size(S)) else { return _mm512_set1_epi32(-1) };
     let p = s.as_ptr();
