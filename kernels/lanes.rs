@@ -11,7 +11,7 @@
 //! generic or a plan-time parameter, never a branch in the loop.
 
 use crate::config::{OutOfRange, Rounding};
-use crate::dtype::{Format, KernelClass, Kind};
+use crate::dtype::{Decoded, Format, KernelClass, Kind};
 use crate::error::ElementError;
 use crate::kernels::scalar;
 use crate::plan::Direction;
@@ -69,6 +69,17 @@ pub const fn range_code(o: Option<OutOfRange>) -> u8 {
         Some(OutOfRange::Clamp) => range::CLAMP,
         Some(OutOfRange::Wrap) => range::WRAP,
     }
+}
+
+/// Whether every scalar_map key is a lane the hand-written kernels already send cold: NaN or
+/// +-Inf of a float source (true without a map). Any other key leaves the direction to the
+/// generic lane bodies, which check keys in-lane.
+pub fn map_keys_are_special(dir: &Direction) -> bool {
+    let from = dir.from;
+    dir.map
+        .entries()
+        .iter()
+        .all(|&(k, _)| from.is_float() && matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }))
 }
 
 /// Which lane program a pair runs.

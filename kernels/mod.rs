@@ -15,6 +15,11 @@ use crate::error::ElementError;
 use crate::plan::Direction;
 use core::fmt;
 
+/// Hand-written NEON kernels (tables, float -> integer in every rounding mode, hot float
+/// pairs) (aarch64).
+#[cfg(target_arch = "aarch64")]
+#[path = "aarch64/neon.rs"]
+pub mod aarch64_neon;
 pub mod dispatch;
 pub mod lanes;
 pub mod scalar;
@@ -53,7 +58,9 @@ pub enum Tier {
     /// less and for narrowing to byte float types (x86_64, detected at run time; needs a
     /// build with Rust 1.89 or later).
     Avx512,
-    /// Lane code compiled for NEON (aarch64, baseline).
+    /// Hand-written NEON kernels (tables for sources of 8 bits or less, float -> integer in
+    /// every rounding mode, the hot float pairs), else the lane code compiled for NEON
+    /// (aarch64, baseline).
     Neon,
     /// Lane code compiled for wasm32 simd128 (builds with `+simd128`).
     Simd128,
@@ -137,7 +144,7 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         #[cfg(not(all(target_arch = "x86_64", cast_value_avx512)))]
         Tier::Avx512 => None,
         #[cfg(target_arch = "aarch64")]
-        Tier::Neon => tiers::neon::select(dir),
+        Tier::Neon => aarch64_neon::select(dir).or_else(|| tiers::neon::select(dir)),
         #[cfg(not(target_arch = "aarch64"))]
         Tier::Neon => None,
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -136,9 +136,9 @@ macro_rules! neon_call {
     };
 }
 
-/// The lane bodies compiled for NEON (aarch64). NEON is baseline there, so this is the same
-/// code the portable tier gets on aarch64; it is named so that tests and benchmarks can ask
-/// for it. (No hand-written NEON intrinsics yet.)
+/// The lane bodies compiled for NEON (aarch64), for the directions the hand-written NEON
+/// kernels (`kernels::aarch64_neon`) leave. NEON is baseline there, so this is the same code
+/// the portable tier gets on aarch64.
 #[cfg(target_arch = "aarch64")]
 pub mod neon {
     lane_tier!(#[target_feature(enable = "neon")]; neon_call);

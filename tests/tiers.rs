@@ -587,3 +587,47 @@ fn integers_around_powers_of_two_to_narrower_floats() {
         }
     }
 }
+
+/// float32/float64 -> every integer target at the edges of the ranges the kernels test:
+/// each power of two from 2^0 to 2^70 (past int64/uint64 and the 2^31 / 2^32 / 2^63 / 2^64
+/// where a conversion saturates or a wrap window ends), its float neighbours, the halves
+/// and whole numbers next to it, both signs, in every rounding mode and every range rule.
+#[test]
+fn floats_at_integer_range_edges_in_every_mode_and_rule() {
+    let mut values: Vec<f64> = Vec::new();
+    for k in 0..=70 {
+        let p = (k as f64).exp2();
+        for v in [p - 1.5, p - 1.0, p - 0.5, p, p + 0.5, p + 1.0, p + 1.5] {
+            values.extend([v, -v]);
+        }
+        values.extend([f64::from_bits(p.to_bits() - 1), f64::from_bits(p.to_bits() + 1)].map(|v| [v, -v]).concat());
+        let q = p as f32;
+        for v in [f32::from_bits(q.to_bits() - 1), f32::from_bits(q.to_bits() + 1)].map(f64::from) {
+            values.extend([v, -v]);
+        }
+    }
+    values.extend([0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
+    for src in [DataType::Float32, DataType::Float64] {
+        let bits: Vec<u64> = values
+            .iter()
+            .map(|&v| if src == DataType::Float32 { u64::from((v as f32).to_bits()) } else { v.to_bits() })
+            .collect();
+        let input = to_bytes(src, &bits);
+        for dst in ALL_DATA_TYPES.into_iter().filter(|t| t.is_integer() && t.bits() >= 8) {
+            for r in Rounding::ALL {
+                for oor in [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)] {
+                    let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
+                    let plan = CastPlan::new(&cfg, src, None).unwrap();
+                    // Without a rule the first error hides the rest: also the values that cast.
+                    let fine: Vec<u64> =
+                        bits.iter().copied().filter(|&b| scalar::cast_element(plan.encoder(), b).is_ok()).collect();
+                    let fine = to_bytes(src, &fine);
+                    for tier in vector_tiers() {
+                        same_as_scalar(&plan, tier, &input, &format!("{src}->{dst} {r} {oor:?}"));
+                        same_as_scalar(&plan, tier, &fine, &format!("{src}->{dst} {r} {oor:?}, values that cast"));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -14,7 +14,7 @@
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs.
 
-use crate::dtype::{DataType, Decoded, Format, Kind, NanEncoding};
+use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code};
 use crate::kernels::KernelFn;
@@ -141,7 +141,7 @@ macro_rules! by_rule {
 /// A specialised kernel for the direction, if there is one. Only called after run-time
 /// detection reported AVX2, FMA, F16C and BMI2.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
-    if !map_keys_are_special(dir) {
+    if !lanes::map_keys_are_special(dir) {
         return None;
     }
     let from = dir.from;
@@ -285,17 +285,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
         _ => None,
     }
-}
-
-/// Whether every scalar_map key is a lane the hand-written kernels already send cold: NaN or
-/// +-Inf of a float source (true without a map). Any other key leaves the direction to the
-/// generic lane bodies, which check keys in-lane.
-pub(crate) fn map_keys_are_special(dir: &Direction) -> bool {
-    let from = dir.from;
-    dir.map
-        .entries()
-        .iter()
-        .all(|&(k, _)| from.is_float() && matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }))
 }
 
 /// Whether a float target can be produced by the f32-domain narrowing kernel: it has a sign

@@ -60,7 +60,7 @@ fn compute_kernel(dir: &Direction) -> Option<KernelFn> {
     if !(t.kind == Kind::Float && t.size == 1 && t.subnormals && t.has_sign && t.man_bits <= 4) {
         return None;
     }
-    if !super::x86_64_avx2::map_keys_are_special(dir) {
+    if !lanes::map_keys_are_special(dir) {
         return None;
     }
     // The source's subnormals must be subnormal in the target too (one shift per exponent
