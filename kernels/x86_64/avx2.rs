@@ -2351,8 +2351,8 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
 }
 
 // Sources of 8 bits or less to byte targets: the 256-entry table as sixteen 16-byte rows,
-// each looked up by the low nibble (`vpshufb`), then a tree of byte blends on the four high
-// bits picks the row. Failing bytes, if the table has any, from a 256-bit bitmap: byte
+// looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see `pick`;
+// measured faster than a blend tree on the high nibble). Failing bytes, if the table has any, from a 256-bit bitmap: byte
 // `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
 entry!(lut_shuffle<const FAILS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
@@ -2373,29 +2373,37 @@ fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u
         let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7)));
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit)) as u32
     };
-    let lo_mask = _mm256_set1_epi8(0x0f);
+    // Row h as the XOR of rows h and h - 1 within each half (rows 0-7, 8-15), so that XOR-ing
+    // the lookups of rows 0..=k of a half gives row k.
+    let deltas: [__m256i; 16] = core::array::from_fn(|h| {
+        let row = |h: usize| values.get(h).copied().unwrap_or(_mm256_setzero_si256());
+        if h % 8 == 0 {
+            row(h)
+        } else {
+            _mm256_xor_si256(row(h), row(h - 1))
+        }
+    });
+    let steps: [__m256i; 8] = core::array::from_fn(|k| _mm256_set1_epi8(16 * k as i8));
     let pick = |t: &[__m256i; 16], x: __m256i| {
-        let lo = _mm256_and_si256(x, lo_mask);
-        let p: [__m256i; 16] =
-            core::array::from_fn(|h| t.get(h).map_or(_mm256_setzero_si256(), |&r| _mm256_shuffle_epi8(r, lo)));
-        // Bit 4, 5, 6, 7 of each byte moved to its bit 7, the one `vpblendvb` reads.
-        let level = |v: &[__m256i], m: __m256i| -> [__m256i; 8] {
-            core::array::from_fn(|k| match (v.get(2 * k), v.get(2 * k + 1)) {
-                (Some(&a), Some(&b)) => _mm256_blendv_epi8(a, b, m),
-                _ => _mm256_setzero_si256(),
+        // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that
+        // the other half's lanes are negative. Row k of it looks up index - 16 k (signed,
+        // saturating): the low nibble stays, and `vpshufb` gives 0 where that is negative,
+        // i.e. for the rows above the lane's row and every row of the other half; the lanes
+        // of row r get the XOR of deltas 0..=r, which is row r.
+        let half = |i: __m256i, d: &[__m256i]| {
+            d.iter().zip(steps.iter()).fold(_mm256_setzero_si256(), |acc, (&row, &k)| {
+                _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, k)))
             })
         };
-        let q = level(&p, _mm256_slli_epi16::<3>(x));
-        let r = level(q.get(..8).unwrap_or(&[]), _mm256_slli_epi16::<2>(x));
-        let s = level(r.get(..4).unwrap_or(&[]), _mm256_slli_epi16::<1>(x));
-        level(s.get(..2).unwrap_or(&[]), x)[0]
+        let (low, high) = t.split_at(8);
+        _mm256_xor_si256(half(x, low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), high))
     };
     const N: usize = 32;
     chunked::<N>(dir, src, dst, (1, 1), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N)) else { return u32::MAX };
         // SAFETY: `s` and `d` hold 32 bytes (checked just above); unaligned load and store.
         let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let v = pick(&values, x);
+        let v = pick(&deltas, x);
         // SAFETY: as above.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
         if FAILS {
