@@ -582,6 +582,7 @@ fn integers_around_powers_of_two_to_narrower_floats() {
             DataType::Float8E5M2,
             DataType::Float6E3M2FN,
             DataType::Float4E2M1FN,
+            DataType::Float8E8M0FNU,
         ] {
             every_mode_clamp_and_none(src, dst, &input, "integers near powers of two");
         }

@@ -188,6 +188,33 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => pick_byte_to_float::<{ src::MINI }>(to),
         };
     }
+    if to == T::Float8E8M0FNU && from.size() >= 2 {
+        // Every source of 16 bits or more, in f32 lanes: exactly, or rounded to odd.
+        let s = match from {
+            T::Float32 => src::F32,
+            T::Float16 => src::F16,
+            T::BFloat16 => src::BF16,
+            T::Int16 => src::I16,
+            T::UInt16 => src::U16,
+            T::Float64 => src::ODD_F64,
+            T::Int32 => src::ODD_I32,
+            T::UInt32 => src::ODD_U32,
+            T::Int64 => src::ODD_I64,
+            _ => src::ODD_U64,
+        };
+        return Some(match s {
+            src::F32 => by_mode!(m, pick_to_e8m0[src::F32]),
+            src::F16 => by_mode!(m, pick_to_e8m0[src::F16]),
+            src::BF16 => by_mode!(m, pick_to_e8m0[src::BF16]),
+            src::I16 => by_mode!(m, pick_to_e8m0[src::I16]),
+            src::U16 => by_mode!(m, pick_to_e8m0[src::U16]),
+            src::ODD_F64 => by_mode!(m, pick_to_e8m0[src::ODD_F64]),
+            src::ODD_I32 => by_mode!(m, pick_to_e8m0[src::ODD_I32]),
+            src::ODD_U32 => by_mode!(m, pick_to_e8m0[src::ODD_U32]),
+            src::ODD_I64 => by_mode!(m, pick_to_e8m0[src::ODD_I64]),
+            _ => by_mode!(m, pick_to_e8m0[src::ODD_U64]),
+        });
+    }
     if from.is_integer() && to.is_float() && from.size() > 1 {
         if let Some(k) = src::of(from).and_then(|s| pick_int_to_float(s, to, m)) {
             return Some(k);
@@ -465,6 +492,11 @@ fn pick_narrow32<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
         2 => narrow32::<S, M, 2>,
         _ => return None,
     })
+}
+
+/// A source with [`src`] code `S` (in f32 lanes) -> float8_e8m0fnu in rounding `M`.
+fn pick_to_e8m0<const S: u8, const M: u8>() -> KernelFn {
+    to_e8m0::<S, M>
 }
 
 /// float64/int32/uint32 -> a float with subnormals of `ds` bytes in rounding `M`.
@@ -1797,6 +1829,46 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
         let (v0, c0) = conv(load8::<S>(s));
         let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
         store16::<D>(d, v0, v1);
+        lanes16(c0, c1)
+    })
+}
+
+// Any source of 16 bits or more -> float8_e8m0fnu (powers of two 2^-127..2^127, no sign, no
+// zero; its bias is float32's), in f32 lanes ([`load8`]: exact, or rounded to odd, which
+// keeps the one rounding to a power of two correct). A positive normal f32 with field f
+// rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
+// is set, the nearest modes where the first one is (a tie goes up: the reference counts the
+// one-bit significand as odd). Zero, f32 subnormals, negative values, NaN/Inf and a carry
+// to 0xff go cold. 16 elements per step.
+entry!(to_e8m0<const S: u8, const M: u8>, to_e8m0_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn to_e8m0_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let ss = src::size(S);
+    let conv = |x: __m256| {
+        let bits = _mm256_castps_si256(x);
+        // The exponent field, with the sign above it (bit 8).
+        let t = _mm256_srli_epi32::<23>(bits);
+        let inc = match M {
+            mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<22>(bits), _mm256_set1_epi32(1)),
+            mode::TP => {
+                let man = _mm256_and_si256(bits, _mm256_set1_epi32(0x7f_ffff));
+                _mm256_andnot_si256(_mm256_cmpeq_epi32(man, _mm256_setzero_si256()), _mm256_set1_epi32(1))
+            }
+            // Positive lanes (the others go cold): down is towards zero.
+            _ => _mm256_setzero_si256(),
+        };
+        let code = _mm256_add_epi32(t, inc);
+        let cold = _mm256_or_si256(
+            _mm256_cmpeq_epi32(t, _mm256_setzero_si256()),
+            _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe)),
+        );
+        (code, cold)
+    };
+    chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
+        let (v0, c0) = conv(load8::<S>(s));
+        let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
+        store16::<1>(d, v0, v1);
         lanes16(c0, c1)
     })
 }
