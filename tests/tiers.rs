@@ -578,6 +578,7 @@ fn integers_around_powers_of_two_to_narrower_floats() {
             DataType::Float16,
             DataType::BFloat16,
             DataType::Float32,
+            DataType::Float64,
             DataType::Float8E4M3,
             DataType::Float8E5M2,
             DataType::Float6E3M2FN,

@@ -48,7 +48,52 @@ mod src {
 
 /// The kernel for a direction, or `None` to use the AVX2 tier's.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
-    table_kernel(dir).or_else(|| compute_kernel(dir))
+    table_kernel(dir).or_else(|| compute_kernel(dir)).or_else(|| int64_kernel(dir))
+}
+
+/// int64/uint64 -> float32/float64 in the modes AVX-512 DQ converts with (every mode but
+/// nearest-away), and -> float16/bfloat16 in every mode, without a scalar_map (integer keys
+/// are checked in-lane elsewhere).
+fn int64_kernel(dir: &Direction) -> Option<KernelFn> {
+    use DataType as T;
+    if !dir.map.is_empty() {
+        return None;
+    }
+    macro_rules! modes {
+        ($u:expr, $d:expr) => {
+            match mode_code(dir.rounding) {
+                mode::NE => {
+                    Some(int64_to_float::<$u, $d, { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }> as KernelFn)
+                }
+                mode::TZ => Some(int64_to_float::<$u, $d, { _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>),
+                mode::TP => Some(int64_to_float::<$u, $d, { _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>),
+                mode::TN => Some(int64_to_float::<$u, $d, { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>),
+                _ => None,
+            }
+        };
+    }
+    macro_rules! halves {
+        ($u:expr, $f16:expr) => {
+            match mode_code(dir.rounding) {
+                mode::NE => Some(int64_to_half::<$u, $f16, { mode::NE }> as KernelFn),
+                mode::TZ => Some(int64_to_half::<$u, $f16, { mode::TZ }>),
+                mode::TP => Some(int64_to_half::<$u, $f16, { mode::TP }>),
+                mode::TN => Some(int64_to_half::<$u, $f16, { mode::TN }>),
+                _ => Some(int64_to_half::<$u, $f16, { mode::NA }>),
+            }
+        };
+    }
+    match (dir.from, dir.to) {
+        (T::Int64, T::Float16) => halves!(false, true),
+        (T::UInt64, T::Float16) => halves!(true, true),
+        (T::Int64, T::BFloat16) => halves!(false, false),
+        (T::UInt64, T::BFloat16) => halves!(true, false),
+        (T::Int64, T::Float32) => modes!(false, 4),
+        (T::Int64, T::Float64) => modes!(false, 8),
+        (T::UInt64, T::Float32) => modes!(true, 4),
+        (T::UInt64, T::Float64) => modes!(true, 8),
+        _ => None,
+    }
 }
 
 /// A float or integer source of 16 bits or more -> a byte float type with a sign and
@@ -309,6 +354,108 @@ fn steps(
         done += n;
     }
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+}
+
+// int64 (`U` false) / uint64 (`U` true) -> float32 (`D` = 4) / float64 (`D` = 8): one
+// conversion with the rounding mode `R` in the instruction (`{rn,rz,ru,rd}-sae`), which
+// rounds exactly once, as the reference does. Every 64-bit integer is finite in both
+// targets, so nothing goes cold. 32 elements per step.
+entry!(int64_to_float<const U: bool, const D: usize, const R: i32>, int64_to_float_body);
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn int64_to_float_body<const U: bool, const D: usize, const R: i32>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    steps(dir, src, dst, (8, D), 32, None, |s, d| {
+        let (Some(s), Some(d)) = (s.get(..256), d.get_mut(..32 * D)) else { return u64::MAX };
+        for (x, o) in s.chunks_exact(64).zip(d.chunks_exact_mut(8 * D)) {
+            // SAFETY: `x` is 64 bytes of the source chunk and `o` 8 * D bytes of the target
+            // chunk (whole chunks of the checked slices); unaligned loads and stores.
+            unsafe {
+                let v = _mm512_loadu_si512(x.as_ptr().cast());
+                if D == 8 {
+                    let f = if U { _mm512_cvt_roundepu64_pd::<R>(v) } else { _mm512_cvt_roundepi64_pd::<R>(v) };
+                    _mm512_storeu_pd(o.as_mut_ptr().cast(), f);
+                } else {
+                    let f = if U { _mm512_cvt_roundepu64_ps::<R>(v) } else { _mm512_cvt_roundepi64_ps::<R>(v) };
+                    _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
+                }
+            }
+        }
+        0
+    })
+}
+
+// int64 (`U` false) / uint64 (`U` true) -> float16 (`F16`) / bfloat16 in mode `M`, through
+// f32. float16: every integer in its range is below 65504, exact in f32 (converted towards
+// zero, so magnitudes from 65504 up stay there and go cold), then F16C rounds in the mode
+// (nearest-away: towards zero plus the first dropped bit).
+// bfloat16 (its range holds every 64-bit integer): f32 rounded to odd (towards zero, the
+// last bit set where converting back differs), then the integer rounding of the pattern at
+// bit 16 as AVX2's `f32_to_bf16` does. 32 elements per step.
+entry!(int64_to_half<const U: bool, const F16: bool, const M: u8>, int64_to_half_body);
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn int64_to_half_body<const U: bool, const F16: bool, const M: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    let one = _mm256_set1_epi32(1);
+    steps(dir, src, dst, (8, 2), 32, None, |s, d| {
+        let (Some(s), Some(d)) = (s.get(..256), d.get_mut(..64)) else { return u64::MAX };
+        let mut flags = 0u64;
+        for (k, (x, o)) in s.chunks_exact(64).zip(d.chunks_exact_mut(16)).enumerate() {
+            // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
+            let v = unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
+            let f = if U { _mm512_cvt_roundepu64_ps::<RZ>(v) } else { _mm512_cvt_roundepi64_ps::<RZ>(v) };
+            let h = if F16 {
+                let big = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(
+                    _mm256_andnot_ps(_mm256_set1_ps(-0.0), f),
+                    _mm256_set1_ps(65504.0),
+                );
+                flags |= u64::from(big) << (8 * k);
+                // F16C's immediate is the mode's rounding. Nearest-away: truncated, plus the
+                // first dropped bit (bit 12: every non-zero integer is a float16 normal, 13
+                // bits shorter than f32); a carry into the exponent is the right result.
+                match M {
+                    mode::TZ => _mm256_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
+                    mode::TP => _mm256_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
+                    mode::TN => _mm256_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
+                    mode::NA => {
+                        let first = _mm256_and_si256(_mm256_srli_epi32::<12>(_mm256_castps_si256(f)), one);
+                        _mm_add_epi16(_mm256_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm256_cvtepi32_epi16(first))
+                    }
+                    _ => _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
+                }
+            } else {
+                let back = if U {
+                    _mm512_cvtt_roundps_epu64::<_MM_FROUND_NO_EXC>(f)
+                } else {
+                    _mm512_cvtt_roundps_epi64::<_MM_FROUND_NO_EXC>(f)
+                };
+                let bits = _mm256_castps_si256(f);
+                let bits = _mm256_mask_or_epi32(bits, _mm512_cmpneq_epi64_mask(back, v), bits, one);
+                let neg = _mm256_srai_epi32::<31>(bits);
+                let ones = _mm256_set1_epi32(0xffff);
+                let inc = match M {
+                    mode::NE => _mm256_add_epi32(
+                        _mm256_set1_epi32(0x7fff),
+                        _mm256_and_si256(_mm256_srli_epi32::<16>(bits), one),
+                    ),
+                    mode::NA => _mm256_set1_epi32(0x8000),
+                    mode::TZ => _mm256_setzero_si256(),
+                    mode::TP => _mm256_andnot_si256(neg, ones),
+                    _ => _mm256_and_si256(neg, ones),
+                };
+                _mm256_cvtepi32_epi16(_mm256_srli_epi32::<16>(_mm256_add_epi32(bits, inc)))
+            };
+            // SAFETY: `o` is 16 bytes of the target chunk; an unaligned store.
+            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), h) };
+        }
+        flags
+    })
 }
 
 /// Per-exponent parameters of [`to_byte_float`]: 64 entries of 16 bits, as two registers
