@@ -48,13 +48,13 @@ mod src {
 
 /// The kernel for a direction, or `None` to use the AVX2 tier's.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
-    table_kernel(dir).or_else(|| compute_kernel(dir)).or_else(|| int64_kernel(dir))
+    table_kernel(dir).or_else(|| compute_kernel(dir)).or_else(|| int_kernel(dir))
 }
 
 /// int64/uint64 -> float32/float64 in the modes AVX-512 DQ converts with (every mode but
-/// nearest-away), and -> float16/bfloat16 in every mode, without a scalar_map (integer keys
-/// are checked in-lane elsewhere).
-fn int64_kernel(dir: &Direction) -> Option<KernelFn> {
+/// nearest-away), and int32/uint32/int64/uint64 -> float16/bfloat16 in every mode, without a
+/// scalar_map (integer keys are checked in-lane elsewhere).
+fn int_kernel(dir: &Direction) -> Option<KernelFn> {
     use DataType as T;
     if !dir.map.is_empty() {
         return None;
@@ -73,21 +73,25 @@ fn int64_kernel(dir: &Direction) -> Option<KernelFn> {
         };
     }
     macro_rules! halves {
-        ($u:expr, $f16:expr) => {
+        ($w:expr, $u:expr, $f16:expr) => {
             match mode_code(dir.rounding) {
-                mode::NE => Some(int64_to_half::<$u, $f16, { mode::NE }> as KernelFn),
-                mode::TZ => Some(int64_to_half::<$u, $f16, { mode::TZ }>),
-                mode::TP => Some(int64_to_half::<$u, $f16, { mode::TP }>),
-                mode::TN => Some(int64_to_half::<$u, $f16, { mode::TN }>),
-                _ => Some(int64_to_half::<$u, $f16, { mode::NA }>),
+                mode::NE => Some(int_to_half::<$w, $u, $f16, { mode::NE }> as KernelFn),
+                mode::TZ => Some(int_to_half::<$w, $u, $f16, { mode::TZ }>),
+                mode::TP => Some(int_to_half::<$w, $u, $f16, { mode::TP }>),
+                mode::TN => Some(int_to_half::<$w, $u, $f16, { mode::TN }>),
+                _ => Some(int_to_half::<$w, $u, $f16, { mode::NA }>),
             }
         };
     }
     match (dir.from, dir.to) {
-        (T::Int64, T::Float16) => halves!(false, true),
-        (T::UInt64, T::Float16) => halves!(true, true),
-        (T::Int64, T::BFloat16) => halves!(false, false),
-        (T::UInt64, T::BFloat16) => halves!(true, false),
+        (T::Int32, T::Float16) => halves!(4, false, true),
+        (T::UInt32, T::Float16) => halves!(4, true, true),
+        (T::Int32, T::BFloat16) => halves!(4, false, false),
+        (T::UInt32, T::BFloat16) => halves!(4, true, false),
+        (T::Int64, T::Float16) => halves!(8, false, true),
+        (T::UInt64, T::Float16) => halves!(8, true, true),
+        (T::Int64, T::BFloat16) => halves!(8, false, false),
+        (T::UInt64, T::BFloat16) => halves!(8, true, false),
         (T::Int64, T::Float32) => modes!(false, 4),
         (T::Int64, T::Float64) => modes!(false, 8),
         (T::UInt64, T::Float32) => modes!(true, 4),
@@ -387,75 +391,100 @@ fn int64_to_float_body<const U: bool, const D: usize, const R: i32>(
     })
 }
 
-// int64 (`U` false) / uint64 (`U` true) -> float16 (`F16`) / bfloat16 in mode `M`, through
-// f32. float16: every integer in its range is below 65504, exact in f32 (converted towards
-// zero, so magnitudes from 65504 up stay there and go cold), then F16C rounds in the mode
-// (nearest-away: towards zero plus the first dropped bit).
-// bfloat16 (its range holds every 64-bit integer): f32 rounded to odd (towards zero, the
-// last bit set where converting back differs), then the integer rounding of the pattern at
-// bit 16 as AVX2's `f32_to_bf16` does. 32 elements per step.
-entry!(int64_to_half<const U: bool, const F16: bool, const M: u8>, int64_to_half_body);
+// int32/int64 (`W` = 4/8 bytes; `U`: unsigned) -> float16 (`F16`) / bfloat16 in mode `M`,
+// through f32 converted towards zero ([`ints_rz`]). float16: every integer in its range is
+// below 65504, exact in f32 (magnitudes from 65504 up stay there and go cold), then F16C
+// rounds in the mode (nearest-away: towards zero plus the first dropped bit, bit 12: every
+// non-zero integer is a float16 normal, 13 bits shorter than f32; a carry into the exponent
+// is the right result). bfloat16 (its range holds every 64-bit integer): the f32 rounded to
+// odd (last bit set where the conversion was inexact), then the integer rounding at bit 16
+// as AVX2's `f32_to_bf16` does. 32 elements per step.
+entry!(int_to_half<const W: usize, const U: bool, const F16: bool, const M: u8>, int_to_half_body);
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-fn int64_to_half_body<const U: bool, const F16: bool, const M: u8>(
+fn int_to_half_body<const W: usize, const U: bool, const F16: bool, const M: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
-    let one = _mm256_set1_epi32(1);
-    steps(dir, src, dst, (8, 2), 32, None, |s, d| {
-        let (Some(s), Some(d)) = (s.get(..256), d.get_mut(..64)) else { return u64::MAX };
+    let one = _mm512_set1_epi32(1);
+    steps(dir, src, dst, (W, 2), 32, None, |s, d| {
+        let (Some(s), Some(d)) = (s.get(..32 * W), d.get_mut(..64)) else { return u64::MAX };
         let mut flags = 0u64;
-        for (k, (x, o)) in s.chunks_exact(64).zip(d.chunks_exact_mut(16)).enumerate() {
-            // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
-            let v = unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
-            let f = if U { _mm512_cvt_roundepu64_ps::<RZ>(v) } else { _mm512_cvt_roundepi64_ps::<RZ>(v) };
+        for (k, (x, o)) in s.chunks_exact(16 * W).zip(d.chunks_exact_mut(32)).enumerate() {
+            let (f, inexact) = ints_rz::<W, U>(x, !F16);
             let h = if F16 {
-                let big = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(
-                    _mm256_andnot_ps(_mm256_set1_ps(-0.0), f),
-                    _mm256_set1_ps(65504.0),
-                );
-                flags |= u64::from(big) << (8 * k);
-                // F16C's immediate is the mode's rounding. Nearest-away: truncated, plus the
-                // first dropped bit (bit 12: every non-zero integer is a float16 normal, 13
-                // bits shorter than f32); a carry into the exponent is the right result.
+                let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(_mm512_abs_ps(f), _mm512_set1_ps(65504.0));
+                flags |= u64::from(big) << (16 * k);
+                // F16C's immediate is the mode's rounding.
                 match M {
-                    mode::TZ => _mm256_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
-                    mode::TP => _mm256_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
-                    mode::TN => _mm256_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
+                    mode::TZ => _mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
+                    mode::TP => _mm512_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
+                    mode::TN => _mm512_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
                     mode::NA => {
-                        let first = _mm256_and_si256(_mm256_srli_epi32::<12>(_mm256_castps_si256(f)), one);
-                        _mm_add_epi16(_mm256_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm256_cvtepi32_epi16(first))
+                        let first = _mm512_and_si512(_mm512_srli_epi32::<12>(_mm512_castps_si512(f)), one);
+                        _mm256_add_epi16(_mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm512_cvtepi32_epi16(first))
                     }
-                    _ => _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
+                    _ => _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
                 }
             } else {
-                let back = if U {
-                    _mm512_cvtt_roundps_epu64::<_MM_FROUND_NO_EXC>(f)
-                } else {
-                    _mm512_cvtt_roundps_epi64::<_MM_FROUND_NO_EXC>(f)
-                };
-                let bits = _mm256_castps_si256(f);
-                let bits = _mm256_mask_or_epi32(bits, _mm512_cmpneq_epi64_mask(back, v), bits, one);
-                let neg = _mm256_srai_epi32::<31>(bits);
-                let ones = _mm256_set1_epi32(0xffff);
+                let bits = _mm512_castps_si512(f);
+                let bits = _mm512_mask_or_epi32(bits, inexact, bits, one);
+                let neg = _mm512_srai_epi32::<31>(bits);
+                let ones = _mm512_set1_epi32(0xffff);
                 let inc = match M {
-                    mode::NE => _mm256_add_epi32(
-                        _mm256_set1_epi32(0x7fff),
-                        _mm256_and_si256(_mm256_srli_epi32::<16>(bits), one),
+                    mode::NE => _mm512_add_epi32(
+                        _mm512_set1_epi32(0x7fff),
+                        _mm512_and_si512(_mm512_srli_epi32::<16>(bits), one),
                     ),
-                    mode::NA => _mm256_set1_epi32(0x8000),
-                    mode::TZ => _mm256_setzero_si256(),
-                    mode::TP => _mm256_andnot_si256(neg, ones),
-                    _ => _mm256_and_si256(neg, ones),
+                    mode::NA => _mm512_set1_epi32(0x8000),
+                    mode::TZ => _mm512_setzero_si512(),
+                    mode::TP => _mm512_andnot_si512(neg, ones),
+                    _ => _mm512_and_si512(neg, ones),
                 };
-                _mm256_cvtepi32_epi16(_mm256_srli_epi32::<16>(_mm256_add_epi32(bits, inc)))
+                _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(_mm512_add_epi32(bits, inc)))
             };
-            // SAFETY: `o` is 16 bytes of the target chunk; an unaligned store.
-            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), h) };
+            // SAFETY: `o` is 32 bytes of the target chunk; an unaligned store.
+            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), h) };
         }
         flags
     })
+}
+
+/// Sixteen int32/int64 (`W` = 4/8 bytes; `U`: unsigned) lanes (the first `16 * W` bytes of
+/// `x`, which holds them) as f32 converted towards zero, and, if `want_inexact`, the
+/// lanes where that was inexact (converting back, exactly, differs).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+#[inline]
+fn ints_rz<const W: usize, const U: bool>(x: &[u8], want_inexact: bool) -> (__m512, u16) {
+    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    const SAE: i32 = _MM_FROUND_NO_EXC;
+    let Some(x) = x.get(..16 * W) else { return (_mm512_setzero_ps(), 0) };
+    let p = x.as_ptr();
+    if W == 4 {
+        // SAFETY: `x` holds 64 bytes (checked just above); an unaligned load.
+        let v = unsafe { _mm512_loadu_si512(p.cast()) };
+        let f = if U { _mm512_cvt_roundepu32_ps::<RZ>(v) } else { _mm512_cvt_roundepi32_ps::<RZ>(v) };
+        if !want_inexact {
+            return (f, 0);
+        }
+        let back = if U { _mm512_cvtt_roundps_epu32::<SAE>(f) } else { _mm512_cvtt_roundps_epi32::<SAE>(f) };
+        (f, _mm512_cmpneq_epi32_mask(back, v))
+    } else {
+        let half = |k: usize| {
+            // SAFETY: `x` holds 128 bytes (checked above); an unaligned load of 64 of them.
+            let v = unsafe { _mm512_loadu_si512(p.add(64 * k).cast()) };
+            let f = if U { _mm512_cvt_roundepu64_ps::<RZ>(v) } else { _mm512_cvt_roundepi64_ps::<RZ>(v) };
+            let inexact = if want_inexact {
+                let back = if U { _mm512_cvtt_roundps_epu64::<SAE>(f) } else { _mm512_cvtt_roundps_epi64::<SAE>(f) };
+                _mm512_cmpneq_epi64_mask(back, v)
+            } else {
+                0
+            };
+            (f, inexact)
+        };
+        let ((a, ia), (b, ib)) = (half(0), half(1));
+        (_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b), u16::from(ia) | u16::from(ib) << 8)
+    }
 }
 
 /// Per-exponent parameters of [`to_byte_float`]: 64 entries of 16 bits, as two registers
