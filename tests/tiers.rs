@@ -467,6 +467,8 @@ fn an_out_of_range_integer_at_every_lane_position() {
         (T::Int32, T::UInt16),
         (T::Int32, T::Int4),
         (T::UInt16, T::Int8),
+        (T::UInt16, T::Int16),
+        (T::Int16, T::UInt16),
         (T::Int64, T::Int8),
         (T::UInt64, T::Int32),
         (T::UInt32, T::Int8),

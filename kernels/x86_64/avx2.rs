@@ -154,6 +154,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         }
     }
     if from.is_integer() && to.is_integer() {
+        if matches!((from, to), (T::UInt16, T::Int16) | (T::Int16, T::UInt16)) {
+            // The same 16 bits, in range exactly where bit 15 is clear.
+            return Some(if from == T::UInt16 { by_rule!(sign16[true], r) } else { by_rule!(sign16[false], r) });
+        }
         if let Some(k) = pick_int_pack(from, to, r).or_else(|| pick_int_to_int(from, to.size(), r)) {
             return Some(k);
         }
@@ -2128,6 +2132,38 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
         // Two mask bits per 16-bit lane: keep one.
         let bits = |m: __m256i| _pext_u32(_mm256_movemask_epi8(m) as u32, 0x5555_5555);
         bits(p) | bits(q) << 16
+    })
+}
+
+// uint16 -> int16 (`U`) and int16 -> uint16: the same bits where bit 15 is clear (in range);
+// clamp takes the nearer limit (unsigned min with 0x7fff, signed max with 0), wrap keeps
+// the bits, and without a rule lanes with bit 15 set are flagged. 32 elements per step.
+entry!(sign16<const U: bool, const R: u8>, sign16_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    const N: usize = 32;
+    chunked::<N>(dir, src, dst, (2, 2), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..2 * N)) else { return u32::MAX };
+        // SAFETY: `s` and `d` hold 64 bytes (checked just above); unaligned loads and stores.
+        let x = unsafe { [_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())] };
+        let y = x.map(|v| match R {
+            range::CLAMP if U => _mm256_min_epu16(v, _mm256_set1_epi16(i16::MAX)),
+            range::CLAMP => _mm256_max_epi16(v, _mm256_setzero_si256()),
+            _ => v,
+        });
+        // SAFETY: as above.
+        unsafe {
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), y[0]);
+            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), y[1]);
+        }
+        let [a, b] = x;
+        let high = _mm256_set1_epi16(i16::MIN);
+        if R != range::ERROR || _mm256_testz_si256(_mm256_or_si256(a, b), high) != 0 {
+            return 0;
+        }
+        // One bit per lane: the movemask bit of each lane's high byte.
+        let bits = |v: __m256i| _pext_u32(_mm256_movemask_epi8(v) as u32, 0xaaaa_aaaa);
+        bits(a) | bits(b) << 16
     })
 }
 
