@@ -48,7 +48,46 @@ mod src {
 
 /// The kernel for a direction, or `None` to use the AVX2 tier's.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
-    table_kernel(dir).or_else(|| compute_kernel(dir)).or_else(|| int_kernel(dir))
+    table_kernel(dir).or_else(|| compute_kernel(dir)).or_else(|| int_kernel(dir)).or_else(|| to_int64_kernel(dir))
+}
+
+/// float32/bfloat16/float64 -> int64/uint64 in every mode, where the scalar_map holds at
+/// most NaN/+-Inf keys (lanes this kernel sends cold).
+fn to_int64_kernel(dir: &Direction) -> Option<KernelFn> {
+    use DataType as T;
+    if !lanes::map_keys_are_special(dir) {
+        return None;
+    }
+    let s = match dir.from {
+        T::Float32 => src::F32,
+        T::BFloat16 => src::BF16,
+        T::Float64 => src::F64,
+        _ => return None,
+    };
+    let u = match dir.to {
+        T::Int64 => false,
+        T::UInt64 => true,
+        _ => return None,
+    };
+    macro_rules! modes {
+        ($s:expr, $u:expr) => {
+            match mode_code(dir.rounding) {
+                mode::NE => to_int64::<{ $s }, $u, { mode::NE }> as KernelFn,
+                mode::TZ => to_int64::<{ $s }, $u, { mode::TZ }>,
+                mode::TP => to_int64::<{ $s }, $u, { mode::TP }>,
+                mode::TN => to_int64::<{ $s }, $u, { mode::TN }>,
+                _ => to_int64::<{ $s }, $u, { mode::NA }>,
+            }
+        };
+    }
+    Some(match (s, u) {
+        (src::F32, false) => modes!(src::F32, false),
+        (src::F32, true) => modes!(src::F32, true),
+        (src::BF16, false) => modes!(src::BF16, false),
+        (src::BF16, true) => modes!(src::BF16, true),
+        (_, false) => modes!(src::F64, false),
+        (_, true) => modes!(src::F64, true),
+    })
 }
 
 /// int64/uint64 -> float32/float64 in the modes AVX-512 DQ converts with (every mode but
@@ -485,6 +524,81 @@ fn ints_rz<const W: usize, const U: bool>(x: &[u8], want_inexact: bool) -> (__m5
         let ((a, ia), (b, ib)) = (half(0), half(1));
         (_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b), u16::from(ia) | u16::from(ib) << 8)
     }
+}
+
+// float32/bfloat16 (in f32 lanes) / float64 (`S`) -> int64/uint64 (`U`) in mode `M`: round
+// to an integral float (`vrndscale`; nearest-away truncates x + copysign(p, x), p the float
+// just below 1/2, whose one rounding cannot reach the next integer), then convert exactly.
+// Lanes outside the target's range after rounding (NaN compares outside too), +-Inf
+// included, go cold, whatever the rule: clamp and wrap are the reference's there. 32
+// elements per step.
+entry!(to_int64<const S: u8, const U: bool, const M: u8>, to_int64_body);
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+fn to_int64_body<const S: u8, const U: bool, const M: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const SAE: i32 = _MM_FROUND_NO_EXC;
+    // The range, as floats: [lo, top).
+    let (lo, top) = if U { (0.0, 18446744073709551616.0) } else { (-9223372036854775808.0, 9223372036854775808.0) };
+    let ss = src::size(S);
+    let specials = lanes::SpecialMap::new(dir);
+    steps(dir, src, dst, (ss, 8), 32, specials.as_ref(), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..256)) else { return u64::MAX };
+        let mut flags = 0u64;
+        for (k, (x, o)) in s.chunks_exact(8 * ss).zip(d.chunks_exact_mut(64)).enumerate() {
+            let p = x.as_ptr();
+            let (v, inside) = if S == src::F64 {
+                // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
+                let f = unsafe { _mm512_loadu_pd(p.cast()) };
+                // `vrndscale`'s immediate: the rounding in bits 0-1, exceptions suppressed (bit 3).
+                let r = match M {
+                    mode::NE => _mm512_roundscale_pd::<0x08>(f),
+                    mode::TN => _mm512_roundscale_pd::<0x09>(f),
+                    mode::TP => _mm512_roundscale_pd::<0x0a>(f),
+                    mode::TZ => _mm512_roundscale_pd::<0x0b>(f),
+                    _ => {
+                        let half = _mm512_set1_pd(0.49999999999999994);
+                        let signed = _mm512_or_pd(half, _mm512_and_pd(f, _mm512_set1_pd(-0.0)));
+                        _mm512_roundscale_pd::<0x0b>(_mm512_add_pd(f, signed))
+                    }
+                };
+                let inside = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(r, _mm512_set1_pd(lo))
+                    & _mm512_cmp_pd_mask::<_CMP_LT_OQ>(r, _mm512_set1_pd(top));
+                let v = if U { _mm512_cvtt_roundpd_epu64::<SAE>(r) } else { _mm512_cvtt_roundpd_epi64::<SAE>(r) };
+                (v, inside)
+            } else {
+                // SAFETY: `x` is 8 * ss bytes of the source chunk; unaligned loads.
+                let f = unsafe {
+                    if S == src::BF16 {
+                        _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
+                    } else {
+                        _mm256_loadu_ps(p.cast())
+                    }
+                };
+                let r = match M {
+                    mode::NE => _mm256_roundscale_ps::<0x08>(f),
+                    mode::TN => _mm256_roundscale_ps::<0x09>(f),
+                    mode::TP => _mm256_roundscale_ps::<0x0a>(f),
+                    mode::TZ => _mm256_roundscale_ps::<0x0b>(f),
+                    _ => {
+                        let half = _mm256_set1_ps(0.49999997);
+                        let signed = _mm256_or_ps(half, _mm256_and_ps(f, _mm256_set1_ps(-0.0)));
+                        _mm256_roundscale_ps::<0x0b>(_mm256_add_ps(f, signed))
+                    }
+                };
+                let inside = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(r, _mm256_set1_ps(lo as f32))
+                    & _mm256_cmp_ps_mask::<_CMP_LT_OQ>(r, _mm256_set1_ps(top as f32));
+                let v = if U { _mm512_cvtt_roundps_epu64::<SAE>(r) } else { _mm512_cvtt_roundps_epi64::<SAE>(r) };
+                (v, inside)
+            };
+            flags |= u64::from(!inside) << (8 * k);
+            // SAFETY: `o` is 64 bytes of the target chunk; an unaligned store.
+            unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
+        }
+        flags
+    })
 }
 
 /// Per-exponent parameters of [`to_byte_float`]: 64 entries of 16 bits, as two registers
