@@ -8,12 +8,31 @@
 //! * `tiers`: those bodies compiled per instruction set: `portable` (the target's baseline
 //!   vector code) and, on x86_64, `avx2`, chosen at run time without std.
 //! * `x86_64_avx2`, `x86_64_avx512`: hand-written kernels of those two tiers (the AVX-512
-//!   tier has kernels for sources of 8 bits or less and for narrowing to byte float types,
-//!   and uses AVX2's for the rest).
+//!   tier has kernels for sources of 8 bits or less, narrowing to byte float types and
+//!   64-bit integer conversions, and uses AVX2's for the rest); `aarch64_neon`: the NEON
+//!   tier's (tables, float -> integer, the hot float pairs; the lane bodies for the rest).
 
 use crate::error::ElementError;
 use crate::plan::Direction;
 use core::fmt;
+
+/// `$k::<D, FAILS>` for a table kernel (`planes` of the AVX-512 and NEON tiers) of a target of
+/// `$size` bytes (1, 2, 4, else 8) whose table has failing bytes or not (`$fails`).
+#[allow(unused_macros)]
+macro_rules! table_planes {
+    ($k:ident, $size:expr, $fails:expr) => {
+        match ($size, $fails) {
+            (1, false) => $k::<1, false> as KernelFn,
+            (1, true) => $k::<1, true>,
+            (2, false) => $k::<2, false>,
+            (2, true) => $k::<2, true>,
+            (4, false) => $k::<4, false>,
+            (4, true) => $k::<4, true>,
+            (_, false) => $k::<8, false>,
+            (_, true) => $k::<8, true>,
+        }
+    };
+}
 
 /// Hand-written NEON kernels (tables, float -> integer in every rounding mode, hot float
 /// pairs) (aarch64).
@@ -28,7 +47,8 @@ pub mod tiers;
 #[cfg(target_arch = "x86_64")]
 #[path = "x86_64/avx2.rs"]
 pub mod x86_64_avx2;
-/// Hand-written AVX-512 kernels (tables, narrowing to byte floats) (x86_64, Rust 1.89 or later).
+/// Hand-written AVX-512 kernels (tables, narrowing to byte floats, 64-bit integer
+/// conversions) (x86_64, Rust 1.89 or later).
 #[cfg(all(target_arch = "x86_64", cast_value_avx512))]
 #[path = "x86_64/avx512.rs"]
 pub mod x86_64_avx512;
@@ -55,8 +75,8 @@ pub enum Tier {
     /// hot set (x86_64, detected at run time).
     Avx2,
     /// The AVX2 tier plus AVX-512 (F, BW, VL, DQ, VBMI) kernels for sources of 8 bits or
-    /// less and for narrowing to byte float types (x86_64, detected at run time; needs a
-    /// build with Rust 1.89 or later).
+    /// less, narrowing to byte float types and conversions between 64-bit integers and
+    /// floats (x86_64, detected at run time; needs a build with Rust 1.89 or later).
     Avx512,
     /// Hand-written NEON kernels (tables for sources of 8 bits or less, float -> integer in
     /// every rounding mode, the hot float pairs), else the lane code compiled for NEON

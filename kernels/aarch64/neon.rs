@@ -58,16 +58,7 @@ fn table_kernel(dir: &Direction) -> Option<KernelFn> {
     if dir.from == dir.to && dir.from.is_integer() {
         return None;
     }
-    Some(match (dir.to.size(), fails) {
-        (1, false) => planes::<1, false> as KernelFn,
-        (1, true) => planes::<1, true>,
-        (2, false) => planes::<2, false>,
-        (2, true) => planes::<2, true>,
-        (4, false) => planes::<4, false>,
-        (4, true) => planes::<4, true>,
-        (_, false) => planes::<8, false>,
-        (_, true) => planes::<8, true>,
-    })
+    Some(table_planes!(planes, dir.to.size(), fails))
 }
 
 /// The float kernels: float32/float64 -> 8/16/32-bit integers, and the hot float pairs.
@@ -442,11 +433,11 @@ fn f64_lanes<const M: u8, const T: u8, const R: u8>(x: float64x2_t) -> (uint64x2
     }
 }
 
-/// Four float32 lanes of `s` (16 bytes) as a vector.
+/// Sixteen 32-bit lanes, the first 64 bytes of `s`, as four vectors.
 #[target_feature(enable = "neon")]
 #[inline]
-fn f32x4(s: &[u8]) -> float32x4_t {
-    vreinterpretq_f32_u8(load(s))
+fn quads(s: &[u8]) -> [uint32x4_t; 4] {
+    [0, 1, 2, 3].map(|k| vreinterpretq_u32_u8(load(s.get(16 * k..).unwrap_or(&[]))))
 }
 
 // float16/bfloat16/float32/float64 (source code `S`) -> 8/16/32-bit integer target `T` in
@@ -475,7 +466,7 @@ fn f2i_body<const S: u8, const M: u8, const T: u8, const R: u8>(
             (q.map(|p| p.0), q.map(|p| p.1))
         } else {
             let x: [float32x4_t; 4] = match S {
-                src::F32 => [0, 1, 2, 3].map(|k| f32x4(part(k))),
+                src::F32 => quads(s).map(|v| vreinterpretq_f32_u32(v)),
                 _ => {
                     let [a, b] = [0, 1].map(|k| widen16::<S>(vreinterpretq_u16_u8(load(part(k)))));
                     [a[0], a[1], b[0], b[1]]
@@ -570,7 +561,7 @@ entry!(f32_to_f16, f32_to_f16_body);
 fn f32_to_f16_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
     steps(dir, src, dst, (4, 2), specials.as_ref(), |s, d| {
-        let x: [uint32x4_t; 4] = [0, 1, 2, 3].map(|k| vreinterpretq_u32_u8(load(s.get(16 * k..).unwrap_or(&[]))));
+        let x = quads(s);
         let [a, b, c, e] = x.map(|v| fcvtn(vreinterpretq_f32_u32(v)));
         store(d, vreinterpretq_u8_u16(vcombine_u16(a, b)));
         store(d.get_mut(16..).unwrap_or(&mut []), vreinterpretq_u8_u16(vcombine_u16(c, e)));
@@ -588,7 +579,7 @@ entry!(f32_to_bf16<const M: u8>, f32_to_bf16_body);
 fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
     steps(dir, src, dst, (4, 2), specials.as_ref(), |s, d| {
-        let x: [uint32x4_t; 4] = [0, 1, 2, 3].map(|k| vreinterpretq_u32_u8(load(s.get(16 * k..).unwrap_or(&[]))));
+        let x = quads(s);
         let [a, b, c, e] = x.map(|v| {
             let neg = vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(v)));
             let ones = vdupq_n_u32(0xffff);
@@ -613,7 +604,7 @@ entry!(f32_to_f64, f32_to_f64_body);
 fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
     steps(dir, src, dst, (4, 8), specials.as_ref(), |s, d| {
-        let x: [uint32x4_t; 4] = [0, 1, 2, 3].map(|k| vreinterpretq_u32_u8(load(s.get(16 * k..).unwrap_or(&[]))));
+        let x = quads(s);
         for (k, v) in x.iter().enumerate() {
             let f = vreinterpretq_f32_u32(*v);
             store(d.get_mut(32 * k..).unwrap_or(&mut []), vreinterpretq_u8_f64(vcvt_f64_f32(vget_low_f32(f))));

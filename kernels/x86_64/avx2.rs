@@ -2460,8 +2460,9 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
 
 // Sources of 8 bits or less to byte targets: the 256-entry table as sixteen 16-byte rows,
 // looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see `pick`;
-// measured faster than a blend tree on the high nibble). Failing bytes, if the table has any, from a 256-bit bitmap: byte
-// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
+// measured faster than a blend tree on the high nibble). Failing bytes, if the table has
+// any, from a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7),
+// bit `x & 7`. 32 elements per step.
 entry!(lut_shuffle<const FAILS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {

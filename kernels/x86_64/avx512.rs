@@ -1,12 +1,14 @@
-//! Hand-written AVX-512 kernels (F, BW, VL, VBMI, DQ), for two kinds of directions AVX2
+//! Hand-written AVX-512 kernels (F, BW, VL, VBMI, DQ), for the kinds of directions AVX2
 //! does slowest. Sources of 8 bits or less: their 256-entry table (built from the scalar
 //! reference at plan time, scalar_map folded in) fits in four 64-byte registers per target
 //! byte, and `vpermi2b` looks up 64 indices in two of them at once: two lookups and a blend
-//! on bit 7 give one byte plane of 64 elements, where AVX2 needs sixteen `vpshufb` rows and
-//! a blend tree per 32. Wider targets look up one plane per byte and interleave them with
+//! on bit 7 give one byte plane of 64 elements, where AVX2 needs sixteen `vpshufb` rows
+//! (and their XOR) per 32. Wider targets look up one plane per byte and interleave them with
 //! `vpermi2b`/`vpermi2w`/`vpermi2d`. Wide sources -> byte float types: in 16-bit lanes,
-//! with a per-exponent table of shifts, rounding constants and codes ([`to_byte_float`]).
-//! Every other direction runs the AVX2 tier's kernels.
+//! with a per-exponent table of shifts, rounding constants and codes (`to_byte_float`).
+//! 64-bit integers <-> floats, and 32-bit integers -> float16/bfloat16: AVX-512 DQ's
+//! conversions, with the rounding mode in the instruction (`int64_to_float`,
+//! `int_to_half`, `to_int64`). Every other direction runs the AVX2 tier's kernels.
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs (every tier, every
 //! source byte, lengths and offsets).
@@ -202,16 +204,7 @@ fn table_kernel(dir: &Direction) -> Option<KernelFn> {
     if (from == to && from.is_integer()) || (to.size() >= 4 && (from.is_integer() || from.bits() < 6)) {
         return None;
     }
-    Some(match (dir.to.size(), fails) {
-        (1, false) => planes::<1, false> as KernelFn,
-        (1, true) => planes::<1, true>,
-        (2, false) => planes::<2, false>,
-        (2, true) => planes::<2, true>,
-        (4, false) => planes::<4, false>,
-        (4, true) => planes::<4, true>,
-        (_, false) => planes::<8, false>,
-        (_, true) => planes::<8, true>,
-    })
+    Some(table_planes!(planes, dir.to.size(), fails))
 }
 
 /// A table of 256 bytes as four registers: `entry(64 r + i)` at byte `i` of register `r`.
