@@ -207,16 +207,16 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => src::ODD_U64,
         };
         return Some(match s {
-            src::F32 => by_mode!(m, pick_to_e8m0[src::F32]),
-            src::F16 => by_mode!(m, pick_to_e8m0[src::F16]),
-            src::BF16 => by_mode!(m, pick_to_e8m0[src::BF16]),
-            src::I16 => by_mode!(m, pick_to_e8m0[src::I16]),
-            src::U16 => by_mode!(m, pick_to_e8m0[src::U16]),
-            src::ODD_F64 => by_mode!(m, pick_to_e8m0[src::ODD_F64]),
-            src::ODD_I32 => by_mode!(m, pick_to_e8m0[src::ODD_I32]),
-            src::ODD_U32 => by_mode!(m, pick_to_e8m0[src::ODD_U32]),
-            src::ODD_I64 => by_mode!(m, pick_to_e8m0[src::ODD_I64]),
-            _ => by_mode!(m, pick_to_e8m0[src::ODD_U64]),
+            src::F32 => by_mode!(m, pick_to_e8m0[src::F32], r),
+            src::F16 => by_mode!(m, pick_to_e8m0[src::F16], r),
+            src::BF16 => by_mode!(m, pick_to_e8m0[src::BF16], r),
+            src::I16 => by_mode!(m, pick_to_e8m0[src::I16], r),
+            src::U16 => by_mode!(m, pick_to_e8m0[src::U16], r),
+            src::ODD_F64 => by_mode!(m, pick_to_e8m0[src::ODD_F64], r),
+            src::ODD_I32 => by_mode!(m, pick_to_e8m0[src::ODD_I32], r),
+            src::ODD_U32 => by_mode!(m, pick_to_e8m0[src::ODD_U32], r),
+            src::ODD_I64 => by_mode!(m, pick_to_e8m0[src::ODD_I64], r),
+            _ => by_mode!(m, pick_to_e8m0[src::ODD_U64], r),
         });
     }
     if from.is_integer() && to.is_float() && from.size() > 1 {
@@ -498,9 +498,14 @@ fn pick_narrow32<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
     })
 }
 
-/// A source with [`src`] code `S` (in f32 lanes) -> float8_e8m0fnu in rounding `M`.
-fn pick_to_e8m0<const S: u8, const M: u8>() -> KernelFn {
-    to_e8m0::<S, M>
+/// A source with [`src`] code `S` (in f32 lanes) -> float8_e8m0fnu in rounding `M`, with
+/// clamp (`r`) or without a rule (wrap is not a float rule).
+fn pick_to_e8m0<const S: u8, const M: u8>(r: u8) -> KernelFn {
+    if r == range::CLAMP {
+        to_e8m0::<S, M, true>
+    } else {
+        to_e8m0::<S, M, false>
+    }
 }
 
 /// float64/int32/uint32 -> a float with subnormals of `ds` bytes in rounding `M`.
@@ -1842,11 +1847,17 @@ fn narrow32_body<const S: u8, const M: u8, const D: usize>(
 // keeps the one rounding to a power of two correct). A positive normal f32 with field f
 // rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
 // is set, the nearest modes where the first one is (a tie goes up: the reference counts the
-// one-bit significand as odd). Zero, f32 subnormals, negative values, NaN/Inf and a carry
-// to 0xff go cold. 16 elements per step.
-entry!(to_e8m0<const S: u8, const M: u8>, to_e8m0_body);
+// one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
+// NaN/Inf and a carry to 0xff go cold; with clamp (`CLAMP`), zeros and negative values
+// (all below the type's range) become the least code, a carry past 0xfe the largest, and
+// only positive f32 subnormals and NaN/Inf go cold. 16 elements per step.
+entry!(to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn to_e8m0_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 16;
     let ss = src::size(S);
     let conv = |x: __m256| {
@@ -1863,11 +1874,17 @@ fn to_e8m0_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut
             _ => _mm256_setzero_si256(),
         };
         let code = _mm256_add_epi32(t, inc);
-        let cold = _mm256_or_si256(
-            _mm256_cmpeq_epi32(t, _mm256_setzero_si256()),
-            _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe)),
-        );
-        (code, cold)
+        let zero_field = _mm256_cmpeq_epi32(t, _mm256_setzero_si256());
+        if CLAMP {
+            // Negative or zero (as a signed pattern, at most 0): the least code.
+            let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
+            let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
+            let ones = _mm256_set1_epi32(0xff);
+            let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ones), ones);
+            (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, zero_field)))
+        } else {
+            (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
+        }
     };
     chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
         let (v0, c0) = conv(load8::<S>(s));
