@@ -650,6 +650,21 @@ impl Lut {
         &self.fails
     }
 
+    /// Byte `p` (little-endian) of the stored value of source byte `i` (0 beyond the
+    /// table): one byte plane, for the byte-table kernels.
+    pub fn plane_byte(&self, p: usize, i: usize) -> u8 {
+        self.values.get(i).map_or(0, |&v| (v >> (8 * p)) as u8)
+    }
+
+    /// 0xff where source byte `i` fails (or is beyond the table), else 0.
+    pub fn fail_byte(&self, i: usize) -> u8 {
+        if self.fails.get(i).copied().unwrap_or(true) {
+            0xff
+        } else {
+            0
+        }
+    }
+
     /// Which bytes fail to cast, as words of all ones (failing) or zero.
     pub fn fail_words(&self) -> &[u32; 256] {
         &self.fail_words

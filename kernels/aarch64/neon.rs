@@ -131,18 +131,6 @@ mod tgt {
     pub const fn size(t: u8) -> usize {
         1 << (t / 2)
     }
-
-    /// The target's range, as floats (exact: powers of two and small integers).
-    pub const fn bounds(t: u8) -> (f64, f64) {
-        match t {
-            I8 => (-128.0, 127.0),
-            U8 => (0.0, 255.0),
-            I16 => (-32768.0, 32767.0),
-            U16 => (0.0, 65535.0),
-            I32 => (-2147483648.0, 2147483647.0),
-            _ => (0.0, 4294967295.0),
-        }
-    }
 }
 
 /// [`f2i`] with its const generics resolved from plan-time codes.
@@ -301,9 +289,8 @@ fn planes_body<const D: usize, const FAILS: bool>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    let tables: [[uint8x16x4_t; 4]; D] =
-        core::array::from_fn(|p| table(|i| lut.values().get(i).map_or(0, |&v| (v >> (8 * p)) as u8)));
-    let fails = table(|i| if lut.fails().get(i).copied().unwrap_or(true) { 0xff } else { 0 });
+    let tables: [[uint8x16x4_t; 4]; D] = core::array::from_fn(|p| table(|i| lut.plane_byte(p, i)));
+    let fails = table(|i| lut.fail_byte(i));
     let z = vdupq_n_u8(0);
     steps(dir, src, dst, (1, D), None, |s, d| {
         let x = load(s);
@@ -365,13 +352,13 @@ fn round64<const M: u8>(x: float64x2_t) -> float64x2_t {
     }
 }
 
-/// Four float32 lanes -> the low 32 bits of their integer results (target `T`, rule `R`),
+/// Four float32 lanes -> the low 32 bits of their integer results (target `T` with range
+/// `(lo, hi)`, rule `R`),
 /// and the lanes to flag: NaN/Inf always; beyond the target's range (none), or beyond what
 /// one exact conversion holds (wrap: [-2^31, 2^31), or [-2^31, 2^32) for uint32).
 #[target_feature(enable = "neon")]
 #[inline]
-fn f32_lanes<const M: u8, const T: u8, const R: u8>(x: float32x4_t) -> (uint32x4_t, uint32x4_t) {
-    let (lo, hi) = tgt::bounds(T);
+fn f32_lanes<const M: u8, const T: u8, const R: u8>(x: float32x4_t, (lo, hi): (f64, f64)) -> (uint32x4_t, uint32x4_t) {
     let r = round32::<M>(x);
     let cvt = |v: float32x4_t| {
         if T == tgt::U32 {
@@ -411,8 +398,7 @@ fn f32_lanes<const M: u8, const T: u8, const R: u8>(x: float32x4_t) -> (uint32x4
 /// 32 bits are the result, and the lanes to flag (as [`f32_lanes`]; wrap holds [-2^63, 2^63)).
 #[target_feature(enable = "neon")]
 #[inline]
-fn f64_lanes<const M: u8, const T: u8, const R: u8>(x: float64x2_t) -> (uint64x2_t, uint64x2_t) {
-    let (lo, hi) = tgt::bounds(T);
+fn f64_lanes<const M: u8, const T: u8, const R: u8>(x: float64x2_t, (lo, hi): (f64, f64)) -> (uint64x2_t, uint64x2_t) {
     let r = round64::<M>(x);
     let cvt = |v: float64x2_t| vreinterpretq_u64_s64(vcvtq_s64_f64(v));
     match R {
@@ -452,13 +438,17 @@ fn f2i_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let (ss, ds) = (src::size(S), tgt::size(T));
+    // The target's range from the format table, as floats (exact: every bound of these
+    // targets is a small integer or 2^31 - 1 / 2^32 - 1, which f64 holds).
+    let (lo, hi) = dir.to.format().int_bounds();
+    let bounds = (lo as f64, hi as f64);
     let specials = lanes::SpecialMap::new(dir);
     steps(dir, src, dst, (ss, ds), specials.as_ref(), |s, d| {
         let part = |k: usize| s.get(16 * k..).unwrap_or(&[]);
         let (v, f): ([uint32x4_t; 4], [uint32x4_t; 4]) = if S == src::F64 {
             let pair = |k: usize| {
-                let (a, fa) = f64_lanes::<M, T, R>(vreinterpretq_f64_u8(load(part(2 * k))));
-                let (b, fb) = f64_lanes::<M, T, R>(vreinterpretq_f64_u8(load(part(2 * k + 1))));
+                let (a, fa) = f64_lanes::<M, T, R>(vreinterpretq_f64_u8(load(part(2 * k))), bounds);
+                let (b, fb) = f64_lanes::<M, T, R>(vreinterpretq_f64_u8(load(part(2 * k + 1))), bounds);
                 let v = vcombine_u32(vmovn_u64(a), vmovn_u64(b));
                 (v, vcombine_u32(vmovn_u64(fa), vmovn_u64(fb)))
             };
@@ -472,7 +462,7 @@ fn f2i_body<const S: u8, const M: u8, const T: u8, const R: u8>(
                     [a[0], a[1], b[0], b[1]]
                 }
             };
-            let q = x.map(|v| f32_lanes::<M, T, R>(v));
+            let q = x.map(|v| f32_lanes::<M, T, R>(v, bounds));
             (q.map(|p| p.0), q.map(|p| p.1))
         };
         match tgt::size(T) {

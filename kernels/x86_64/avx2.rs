@@ -2485,7 +2485,7 @@ entry!(lut_shuffle<const FAILS: bool>, lut_shuffle_body);
 fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
     // Row h: entries 16h..16h+16 (their low byte); the bitmap's 32 bytes as two rows.
-    let values = table_rows::<16>(|i| lut.values().get(i).map_or(0, |&v| v as u8));
+    let values = table_rows::<16>(|i| lut.plane_byte(0, i));
     let bitmap = table_rows::<2>(|j| {
         (0..8).fold(0u8, |b, k| b | (lut.fails().get(8 * j + k).copied().unwrap_or(true) as u8) << k)
     });
@@ -2704,9 +2704,8 @@ fn lut_planes_body<const ROWS: usize, const D: usize, const FAILS: bool>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    let planes: [[__m256i; ROWS]; D] =
-        core::array::from_fn(|p| table_rows(|i| lut.values().get(i).map_or(0, |&v| (v >> (8 * p)) as u8)));
-    let fails: [__m256i; ROWS] = table_rows(|i| if lut.fails().get(i).copied().unwrap_or(true) { 0xff } else { 0 });
+    let planes: [[__m256i; ROWS]; D] = core::array::from_fn(|p| table_rows(|i| lut.plane_byte(p, i)));
+    let fails: [__m256i; ROWS] = table_rows(|i| lut.fail_byte(i));
     let index = _mm256_set1_epi8((16 * ROWS - 1) as i8);
     const N: usize = 32;
     chunked::<N>(dir, src, dst, (1, D), |s, d| {

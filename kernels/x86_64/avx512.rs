@@ -320,9 +320,8 @@ fn planes_body<const D: usize, const FAILS: bool>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    let tables: [[__m512i; 4]; D] =
-        core::array::from_fn(|p| table(|i| lut.values().get(i).map_or(0, |&v| (v >> (8 * p)) as u8)));
-    let fails = table(|i| if lut.fails().get(i).copied().unwrap_or(true) { 0xff } else { 0 });
+    let tables: [[__m512i; 4]; D] = core::array::from_fn(|p| table(|i| lut.plane_byte(p, i)));
+    let fails = table(|i| lut.fail_byte(i));
     let zips = Zips::new();
     let z = _mm512_setzero_si512();
     steps(dir, src, dst, (1, D), 64, None, |s, d| {
@@ -533,8 +532,9 @@ fn to_int64_body<const S: u8, const U: bool, const M: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const SAE: i32 = _MM_FROUND_NO_EXC;
-    // The range, as floats: [lo, top).
-    let (lo, top) = if U { (0.0, 18446744073709551616.0) } else { (-9223372036854775808.0, 9223372036854775808.0) };
+    // The range, as floats: [lo, top), from the format table (2^63 and 2^64 are exact).
+    let (lo, hi) = dir.to.format().int_bounds();
+    let (lo, top) = (lo as f64, (hi + 1) as f64);
     let ss = src::size(S);
     let specials = lanes::SpecialMap::new(dir);
     steps(dir, src, dst, (ss, 8), 32, specials.as_ref(), |s, d| {
