@@ -2416,33 +2416,38 @@ fn int_to_float_exact_body<const S: u8, const D: usize>(
 
 // float8_e4m3 / float8_e5m2 -> float32 through F16C: e5m2 is the top byte of a float16;
 // e4m3's magnitude shifted into a float16 is the value times 2^-8 (normals and subnormals
-// alike), restored by an exact multiply. Exponent all ones (Inf/NaN) goes cold.
+// alike), restored by an exact multiply; its sign comes from sign-extending the byte (the
+// extension's bit 14 cleared). Exponent all ones (Inf/NaN) goes cold. 32 elements per step.
 entry!(f8_to_f32<const E5M2: bool>, f8_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let exp = _mm_set1_epi8(if E5M2 { 0x7c } else { 0x78 });
+    const N: usize = 32;
+    let exp = _mm256_set1_epi8(if E5M2 { 0x7c } else { 0x78 });
+    let (keep, scale) = (_mm256_set1_epi16(!0x4000), _mm256_set1_ps(256.0));
     chunked::<N>(dir, src, dst, (1, 4), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..16), d.get_mut(..64)) else { return u32::MAX };
-        // SAFETY: `s` holds 16 bytes and `d` 64 (checked just above); unaligned loads/stores.
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..4 * N)) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes and `d` 128 (checked just above); unaligned loads/stores.
         unsafe {
-            let b = _mm_loadu_si128(s.as_ptr().cast());
-            let w = _mm256_cvtepu8_epi16(b);
-            let h = if E5M2 {
-                _mm256_slli_epi16::<8>(w)
-            } else {
-                let sign = _mm256_slli_epi16::<8>(_mm256_and_si256(w, _mm256_set1_epi16(0x80)));
-                _mm256_or_si256(sign, _mm256_slli_epi16::<7>(_mm256_and_si256(w, _mm256_set1_epi16(0x7f))))
+            let b = _mm256_loadu_si256(s.as_ptr().cast());
+            let halves = (_mm256_castsi256_si128(b), _mm256_extracti128_si256::<1>(b));
+            let mut store = |k: usize, half: __m128i| {
+                let h = if E5M2 {
+                    _mm256_slli_epi16::<8>(_mm256_cvtepu8_epi16(half))
+                } else {
+                    _mm256_and_si256(_mm256_slli_epi16::<7>(_mm256_cvtepi8_epi16(half)), keep)
+                };
+                let mut lo = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
+                let mut hi = _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h));
+                if !E5M2 {
+                    lo = _mm256_mul_ps(lo, scale);
+                    hi = _mm256_mul_ps(hi, scale);
+                }
+                _mm256_storeu_ps(d.as_mut_ptr().add(64 * k).cast(), lo);
+                _mm256_storeu_ps(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
             };
-            let mut lo = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
-            let mut hi = _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h));
-            if !E5M2 {
-                lo = _mm256_mul_ps(lo, _mm256_set1_ps(256.0));
-                hi = _mm256_mul_ps(hi, _mm256_set1_ps(256.0));
-            }
-            _mm256_storeu_ps(d.as_mut_ptr().cast(), lo);
-            _mm256_storeu_ps(d.as_mut_ptr().add(32).cast(), hi);
-            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(b, exp), exp)) as u32
+            store(0, halves.0);
+            store(1, halves.1);
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(b, exp), exp)) as u32
         }
     })
 }
