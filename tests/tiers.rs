@@ -635,3 +635,66 @@ fn floats_at_integer_range_edges_in_every_mode_and_rule() {
         }
     }
 }
+
+/// Calls of 16 MiB and more write their output through scratch memory and non-temporal
+/// stores on the x86 tiers: whole 4 KiB blocks, an unaligned head and a tail. Outputs at
+/// several destination alignments, cold lanes (NaN) inside blocks, and an error inside a
+/// block (the error index and every element before it) must match the scalar reference.
+#[test]
+fn large_calls_match_scalar_at_every_destination_alignment() {
+    use DataType as T;
+    // (source, target, rule, where an out-of-range value sits: 0 none, 1 three quarters of
+    // the way in (inside the streamed blocks), 2 three elements before the end (the tail)).
+    let cases = [
+        (T::Float32, T::BFloat16, Some(OutOfRange::Clamp), 0),
+        (T::Float32, T::Float8E4M3, None, 0),
+        (T::Float32, T::Int8, Some(OutOfRange::Clamp), 0),
+        (T::Float32, T::Int8, None, 1),
+        (T::Float32, T::Int8, None, 2),
+        (T::Float32, T::Float64, None, 0),
+        (T::Float64, T::Float32, None, 0),
+    ];
+    for (src, dst, oor, bad) in cases {
+        let n = (20 << 20) / (src.size() + dst.size()) + 37;
+        let bad_at = [usize::MAX, 3 * n / 4, n - 3][bad] as u64;
+        // Values in every target's range (|v| <= 125, eighths); every 100,003 elements a value for the
+        // cold path: NaN for float targets, one to clamp for int8 with clamp.
+        let special = match (dst.is_float(), oor) {
+            (true, _) => f64::NAN,
+            (false, Some(_)) => -1e6,
+            (false, None) => 1.0,
+        };
+        let bits: Vec<u64> = (0..n as u64)
+            .map(|i| {
+                let v = ((i.wrapping_mul(2_654_435_761) % 2001) as f64 - 1000.0) / 8.0;
+                let v = if i % 100_003 == 99_999 { special } else { v };
+                let v = if i == bad_at { 1000.0 } else { v };
+                if src == T::Float32 {
+                    u64::from((v as f32).to_bits())
+                } else {
+                    v.to_bits()
+                }
+            })
+            .collect();
+        let input = to_bytes(src, &bits);
+        let plan = CastPlan::new(&CastConfig::new(dst).with_out_of_range(oor), src, None).unwrap();
+        let mut want = vec![0u8; n * dst.size()];
+        let want_r = plan.clone().with_tier(Tier::Scalar).unwrap().encode(&input, &mut want);
+        let upto = match want_r {
+            Err(CastError::Element(e)) => e.index * dst.size(),
+            _ => want.len(),
+        };
+        assert_eq!(upto < want.len(), bad != 0, "{src}->{dst}: the error cases, and only they, fail");
+        for tier in vector_tiers() {
+            let tier_plan = plan.clone().with_tier(tier).unwrap();
+            let mut buf = vec![0u8; want.len() + 64];
+            for off in [0, 1, 8, 31] {
+                buf.fill(0xa5);
+                let got = &mut buf[off..off + want.len()];
+                let got_r = tier_plan.encode(&input, got);
+                assert_eq!(got_r, want_r, "{src}->{dst} {oor:?} on {tier}, offset {off}");
+                assert!(got[..upto] == want[..upto], "{src}->{dst} {oor:?} on {tier}, offset {off}: outputs differ");
+            }
+        }
+    }
+}
