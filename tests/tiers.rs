@@ -636,7 +636,7 @@ fn floats_at_integer_range_edges_in_every_mode_and_rule() {
     }
 }
 
-/// Calls of 16 MiB and more write their output through scratch memory and non-temporal
+/// Calls of 32 MiB and more write their output through scratch memory and non-temporal
 /// stores on the x86 tiers: whole 4 KiB blocks, an unaligned head and a tail. Outputs at
 /// several destination alignments, cold lanes (NaN) inside blocks, and an error inside a
 /// block (the error index and every element before it) must match the scalar reference.
@@ -655,7 +655,7 @@ fn large_calls_match_scalar_at_every_destination_alignment() {
         (T::Float64, T::Float32, None, 0),
     ];
     for (src, dst, oor, bad) in cases {
-        let n = (20 << 20) / (src.size() + dst.size()) + 37;
+        let n = (40 << 20) / (src.size() + dst.size()) + 37;
         let bad_at = [usize::MAX, 3 * n / 4, n - 3][bad] as u64;
         // Values in every target's range (|v| <= 125, eighths); every 100,003 elements a value for the
         // cold path: NaN for float targets, one to clamp for int8 with clamp.

@@ -691,12 +691,13 @@ fn chunked_n(
     lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
-/// Calls that read and write this many bytes or more (twice the 8 MiB that stays in this
-/// machine's caches with room to spare) write their output with non-temporal stores: a
-/// cached store first reads the line it writes (from memory, at these sizes), which costs a
-/// quarter to a third of such a kernel's memory traffic. Measured at 2^24 elements,
-/// float32 -> bfloat16: 31-37 -> 43 GB/s; at 2^20 (6 MiB) streaming was slower.
-const STREAM_MIN: usize = 16 << 20;
+/// Calls that read and write this many bytes or more (this machine's L3, so they cannot stay
+/// in cache) write their output with non-temporal stores: a cached store first reads the
+/// line it writes, from memory at these sizes, a quarter to a third of such a kernel's
+/// memory traffic. Measured at 2^24 elements, float32 -> bfloat16: 24 -> 40 GB/s; below
+/// L3's size streaming was slower (float32 -> float64 at 2^20, 12 MiB: 75 -> 16 GB/s) or
+/// no faster.
+const STREAM_MIN: usize = 32 << 20;
 
 /// Scratch for [`streamed`]: the output of a block of chunks, in L1.
 #[repr(C, align(32))]
