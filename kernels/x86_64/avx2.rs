@@ -658,8 +658,11 @@ fn chunked<const N: usize>(
     chunked_n(N, dir, src, dst, sizes, step)
 }
 
-/// [`chunked`] with the step length `n` (at most 32) a plan-time value. Calls that read and
-/// write [`STREAM_MIN`] bytes or more write their output through [`streamed`].
+/// [`chunked`] with the step length `n` (at most 32) a plan-time value. The work goes in
+/// blocks of chunks (4 KiB of output each), then the rest; calls that read and write
+/// [`STREAM_MIN`] bytes or more write each whole block into scratch memory (in L1) first and
+/// copy it out with non-temporal stores ([`stream_out`]). `step` has one call site, so that
+/// it stays inlined.
 #[inline(always)]
 fn chunked_n(
     n: usize,
@@ -671,24 +674,61 @@ fn chunked_n(
 ) -> Result<(), ElementError> {
     let mut done = 0;
     let specials = lanes::SpecialMap::new(dir);
-    let (src, dst) = if src.len() + dst.len() >= STREAM_MIN {
-        let (s, d, r) = streamed(n, dir, specials.as_ref(), src, dst, (ss, ds), &mut step);
-        r?;
-        done = (src.len() - s.len()) / ss;
-        (s, d)
-    } else {
-        (src, dst)
-    };
-    let mut sc = src.chunks_exact(ss * n);
-    let mut dc = dst.chunks_exact_mut(ds * n);
-    for (s, d) in (&mut sc).zip(&mut dc) {
-        let flagged = step(s, d);
-        if flagged != 0 {
-            lanes::resolve_flagged(dir, specials.as_ref(), s, d, (ss, ds), flagged, done)?;
+    let stream = src.len() + dst.len() >= STREAM_MIN;
+    // (Zeroed only when used: 4 KiB of stores would weigh on short calls.)
+    let mut scratch = if stream { Some(Scratch([0; 4096])) } else { None };
+    let chunks = (4096 / (ds * n)).max(1);
+    let (sb, db) = (ss * n * chunks, ds * n * chunks);
+    let full = (src.len() / sb).min(dst.len() / db);
+    let (src_full, src_rest) = src.split_at(full * sb);
+    let (dst_full, dst_rest) = dst.split_at_mut(full * db);
+    let blocks = src_full.chunks_exact(sb).zip(dst_full.chunks_exact_mut(db)).map(|(s, d)| (s, d, stream));
+    let mut result = Ok(());
+    for (s, d, streamed) in blocks.chain(core::iter::once((src_rest, dst_rest, false))) {
+        let (out, target) = match scratch.as_mut().and_then(|b| b.0.get_mut(..d.len())) {
+            Some(buf) if streamed => (buf, Some(d)),
+            _ => (d, None),
+        };
+        let mut sc = s.chunks_exact(ss * n);
+        let mut dc = out.chunks_exact_mut(ds * n);
+        let mut written = 0;
+        for (s, d) in (&mut sc).zip(&mut dc) {
+            let flagged = step(s, d);
+            if flagged != 0 {
+                result = lanes::resolve_flagged(dir, specials.as_ref(), s, d, (ss, ds), flagged, done);
+            }
+            written += ds * n;
+            done += n;
+            if result.is_err() {
+                break;
+            }
         }
-        done += n;
+        if result.is_ok() {
+            result = lanes::cold(dir, sc.remainder(), dc.into_remainder(), done);
+        }
+        if let Some(t) = target {
+            match result {
+                // SAFETY: the kernels that reach here run only where `select` found AVX2
+                // (see `entry!`), which `stream_out` needs.
+                Ok(()) => unsafe { stream_out(out, t) },
+                // Every element before the failing one, as the reference leaves them.
+                Err(_) => {
+                    if let (Some(t), Some(o)) = (t.get_mut(..written), out.get(..written)) {
+                        t.copy_from_slice(o);
+                    }
+                }
+            }
+        }
+        if result.is_err() {
+            break;
+        }
     }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    if stream {
+        // SAFETY: SSE2 is part of x86_64. Orders the non-temporal stores before any later
+        // store, as the cached ones are.
+        unsafe { _mm_sfence() };
+    }
+    result
 }
 
 /// Calls that read and write this many bytes or more (this machine's L3, so they cannot stay
@@ -699,60 +739,9 @@ fn chunked_n(
 /// no faster.
 const STREAM_MIN: usize = 32 << 20;
 
-/// Scratch for [`streamed`]: the output of a block of chunks, in L1.
+/// Scratch for [`chunked_n`]'s streamed blocks: one block's output, in L1.
 #[repr(C, align(32))]
 struct Scratch([u8; 4096]);
-
-/// [`chunked_n`]'s loop over the whole blocks of chunks of `src` / `dst` (as many chunks as
-/// fill 4 KiB of output), each into scratch memory first, then copied out with
-/// non-temporal stores, fenced at the end. Returns the unprocessed rest of both and the
-/// first error: after one, the output holds every element before the failing one, as the
-/// reference's does.
-#[inline(always)]
-fn streamed<'s, 'd>(
-    n: usize,
-    dir: &Direction,
-    specials: Option<&lanes::SpecialMap>,
-    src: &'s [u8],
-    dst: &'d mut [u8],
-    (ss, ds): (usize, usize),
-    step: &mut impl FnMut(&[u8], &mut [u8]) -> u32,
-) -> (&'s [u8], &'d mut [u8], Result<(), ElementError>) {
-    let mut scratch = Scratch([0; 4096]);
-    let chunks = (scratch.0.len() / (ds * n)).max(1);
-    let (sb, db) = (ss * n * chunks, ds * n * chunks);
-    let blocks = (src.len() / sb).min(dst.len() / db);
-    let (src_blocks, src_rest) = src.split_at(blocks * sb);
-    let (dst_blocks, dst_rest) = dst.split_at_mut(blocks * db);
-    let mut result = Ok(());
-    let mut done = 0;
-    'blocks: for (s, d) in src_blocks.chunks_exact(sb).zip(dst_blocks.chunks_exact_mut(db)) {
-        let Some(out) = scratch.0.get_mut(..db) else { break };
-        for (k, (sc, oc)) in s.chunks_exact(ss * n).zip(out.chunks_exact_mut(ds * n)).enumerate() {
-            let flagged = step(sc, oc);
-            let r = match flagged {
-                0 => Ok(()),
-                _ => lanes::resolve_flagged(dir, specials, sc, oc, (ss, ds), flagged, done),
-            };
-            if let Err(e) = r {
-                // The elements before the failing one, and the whole chunks before it.
-                let upto = (k + 1) * ds * n;
-                if let (Some(d), Some(o)) = (d.get_mut(..upto), out.get(..upto)) {
-                    d.copy_from_slice(o);
-                }
-                result = Err(e);
-                break 'blocks;
-            }
-            done += n;
-        }
-        // SAFETY: the kernels that reach here run only where `select` found AVX2 (see
-        // `entry!`), which `stream_out` needs.
-        unsafe { stream_out(out, d) };
-    }
-    // SAFETY: as above; SSE2 is part of x86_64.
-    unsafe { _mm_sfence() };
-    (src_rest, dst_rest, result)
-}
 
 /// Copy `from` to `to` (of the same length) with 32-byte non-temporal stores where `to` is
 /// 32-byte aligned, plain copies for the unaligned head and the tail.
