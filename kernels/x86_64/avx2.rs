@@ -589,8 +589,8 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         src::U16 if to == T::Float16 => Some(pick_to_f16::<{ src::U16 }>(m)),
         src::I16 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::I16]),
         src::U16 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::U16]),
-        src::I16 => by_mode!(m, pick_narrow32[src::I16], to.size()),
-        _ => by_mode!(m, pick_narrow32[src::U16], to.size()),
+        // The byte float targets went to `to_mini` above; no other has subnormals and a sign.
+        _ => None,
     }
 }
 
@@ -1897,8 +1897,9 @@ impl Narrow {
     }
 }
 
-// float16/bfloat16/float32 -> a narrower float with subnormals (float16, the float8, float6
-// and float4 types), in f32 (see the module comment). 16 elements per step.
+// float16/bfloat16/float32 -> a two-byte float with subnormals (bfloat16 -> float16; the
+// others have their own kernels), in f32 (see the module comment); the byte targets go to
+// `to_mini`. 16 elements per step.
 entry!(narrow32<const S: u8, const M: u8, const D: usize>, narrow32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn narrow32_body<const S: u8, const M: u8, const D: usize>(
