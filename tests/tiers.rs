@@ -494,10 +494,11 @@ fn an_out_of_range_integer_at_every_lane_position() {
 }
 
 /// float32 and float64 -> every narrower float target: the target's finite values and the
-/// midpoints between neighbours (the ties), each also with one bit of the source pattern
-/// flipped at every position, both signs, and powers of two down to far below the target's
-/// smallest subnormal: the bit that breaks a tie or decides a directed step can sit
-/// anywhere below the kept ones, for normal and subnormal results alike.
+/// midpoints between neighbours (the ties), each also with its pattern's neighbours and
+/// with one bit of the source pattern flipped at every position, both signs, and powers of
+/// two down to far below the target's smallest subnormal: the bit that breaks a tie or
+/// decides a directed step can sit anywhere below the kept ones, for normal and subnormal
+/// results alike.
 #[test]
 fn ties_and_sticky_bits_at_every_position() {
     for src in [DataType::Float32, DataType::Float64] {
@@ -532,7 +533,10 @@ fn ties_and_sticky_bits_at_every_position() {
             let (width, top) = if src == DataType::Float32 { (23, 1u64 << 31) } else { (52, 1u64 << 63) };
             for p in points {
                 let b = if src == DataType::Float32 { (p as f32).to_bits() as u64 } else { p.to_bits() };
-                for v in core::iter::once(b).chain((0..width).map(|j| b ^ (1 << j))) {
+                // The point, its neighbours (just under a tie: a tie's pattern minus one),
+                // and each bit flipped.
+                let near = [b, b.saturating_sub(1), b + 1];
+                for v in near.into_iter().chain((0..width).map(|j| b ^ (1 << j))) {
                     bits.extend([v, v | top]);
                 }
             }

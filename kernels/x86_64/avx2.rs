@@ -309,11 +309,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                 _ => by_mode!(m, pick_to_mini[src::BF16], nz),
             }
         }
-        (T::Float32 | T::Float16 | T::BFloat16, _) if narrows_in_f32(to.format()) => match src_code {
-            src::F32 => by_mode!(m, pick_narrow32[src::F32], to.size()),
-            src::F16 => by_mode!(m, pick_narrow32[src::F16], to.size()),
-            _ => by_mode!(m, pick_narrow32[src::BF16], to.size()),
-        },
         (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
         _ => None,
     }
@@ -322,16 +317,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
 /// Whether [`to_mini`] produces a float target: one byte, with a sign and subnormals.
 fn is_mini_target(t: &Format) -> bool {
     t.kind == Kind::Float && t.size == 1 && t.subnormals && t.has_sign
-}
-
-/// Whether a float target can be produced by the f32-domain narrowing kernel: it has a sign
-/// and subnormals, is narrower than f32, and its scale factor `2^(m - emin)` is a normal f32.
-fn narrows_in_f32(t: &Format) -> bool {
-    t.kind == Kind::Float
-        && t.subnormals
-        && t.has_sign
-        && t.size <= 2
-        && (t.man_bits as i32 - t.min_normal_exponent()) <= 127
 }
 
 /// Same-type casts: a copy, except NaN (canonical pattern) and +-Inf (possible map keys),
@@ -493,12 +478,6 @@ fn pick_f2i_wide<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
 /// rounding `M`; `nz` for the types without -0.
 fn pick_to_mini<const S: u8, const M: u8>(nz: bool) -> Option<KernelFn> {
     Some(if nz { to_mini::<S, M, true> as KernelFn } else { to_mini::<S, M, false> })
-}
-
-/// float16/bfloat16/float32 -> a narrower float of two bytes in rounding `M` (the byte
-/// ones go to [`to_mini`]).
-fn pick_narrow32<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
-    (ds == 2).then_some(narrow32::<S, M, 2> as KernelFn)
 }
 
 /// A source with [`src`] code `S` (in f32 lanes) -> float8_e8m0fnu in rounding `M`, with
@@ -1513,15 +1492,21 @@ fn below_half_pd() -> __m256d {
 #[inline]
 fn to_i32<const M: u8>(s: &[u8]) -> __m256i {
     let (a, b) = load8_pd::<{ src::F64 }>(s);
+    _mm256_set_m128i(pd_to_i32::<M>(b), pd_to_i32::<M>(a))
+}
+
+/// Four f64 lanes rounded in mode `M` to i32, as [`to_i32`].
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn pd_to_i32<const M: u8>(x: __m256d) -> __m128i {
     let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
-    let cvt = |x: __m256d| match M {
+    match M {
         mode::NE => _mm256_cvtpd_epi32(x),
         mode::TZ => _mm256_cvttpd_epi32(x),
         // copysign(p, x): blend on the sign bit of x.
         mode::NA => _mm256_cvttpd_epi32(_mm256_add_pd(x, _mm256_blendv_pd(p, q, x))),
         _ => _mm256_cvttpd_epi32(round_pd::<M>(x)),
-    };
-    _mm256_set_m128i(cvt(b), cvt(a))
+    }
 }
 
 /// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or for
@@ -1892,55 +1877,6 @@ impl Narrow {
     }
 }
 
-// float16/bfloat16/float32 -> a two-byte float with subnormals (bfloat16 -> float16; the
-// others have their own kernels), in f32 (see the module comment); the byte targets go to
-// `to_mini`. 16 elements per step.
-entry!(narrow32<const S: u8, const M: u8, const D: usize>, narrow32_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn narrow32_body<const S: u8, const M: u8, const D: usize>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let ss = src::size(S);
-    let t = dir.to.format();
-    // Everything in biased f32 exponents (fields): the lane's field `fc`, raised to the
-    // target's minimum normal exponent, gives the scale 2^(m - e) with field
-    // `m + 254 - fc`, and the target's exponent field minus one as `fc + bias - 128`.
-    let fmin = _mm256_set1_epi32(t.min_normal_exponent() + 127);
-    let scale_base = _mm256_set1_epi32(t.man_bits as i32 + 254);
-    let rebias = _mm256_set1_epi32(t.bias - 128);
-    let shift = _mm_cvtsi32_si128(t.man_bits as i32);
-    let max_mag = _mm256_set1_epi32((t.max_bits() & !t.sign_mask()) as i32);
-    let sign_bit = _mm256_set1_epi32(t.sign_mask() as i32);
-    let plus_zero = _mm256_set1_epi32(if t.has_negative_zero() { 0 } else { -1 });
-    let conv = |x: __m256| {
-        let bits = _mm256_castps_si256(x);
-        let fc = _mm256_max_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, _mm256_set1_epi32(i32::MAX))), fmin);
-        // 2^(m - e): a normal f32 for every float source (narrows_in_f32) and every
-        // non-zero integer (e >= 0), so the product is exact. (A zero lane of an integer
-        // source to bfloat16 gets a field of 260, which wraps to a finite scale: 0 * it = 0.)
-        let scale = _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_sub_epi32(scale_base, fc)));
-        let r = _mm256_abs_epi32(_mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(x, scale))));
-        // Targets of 16 bits or less: the pattern cannot overflow i32 (field < 2^8, m <= 10),
-        // and above the largest finite one means out of range. NaN and Inf (field 255)
-        // convert to the integer indefinite, so they are caught by their field.
-        let mag = _mm256_add_epi32(_mm256_sll_epi32(_mm256_add_epi32(fc, rebias), shift), r);
-        let over = _mm256_or_si256(_mm256_cmpgt_epi32(mag, max_mag), _mm256_cmpeq_epi32(fc, _mm256_set1_epi32(255)));
-        // The sign, except on a zero result of a target without -0.
-        let drop = _mm256_and_si256(plus_zero, _mm256_cmpeq_epi32(mag, _mm256_setzero_si256()));
-        let sign = _mm256_andnot_si256(drop, _mm256_and_si256(_mm256_srai_epi32::<31>(bits), sign_bit));
-        (_mm256_or_si256(mag, sign), over)
-    };
-    chunked::<N>(dir, src, dst, (ss, D), |s, d| {
-        let (v0, c0) = conv(load8::<S>(s));
-        let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
-        store16::<D>(d, v0, v1);
-        lanes16(c0, c1)
-    })
-}
-
 // float16/bfloat16/float32 -> a byte float type with subnormals and a sign (float4, float6,
 // every float8 but e8m0fnu) in integer bits where the result is normal: the f32 magnitude
 // with its exponent rebiased to the target's, plus the mode's increment, shifted right by
@@ -1987,10 +1923,11 @@ fn to_mini_body<const S: u8, const M: u8, const NZ: bool>(
         };
         let normal = _mm256_srl_epi32(_mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc), shift);
         // The directed modes round the signed value; the others its magnitude.
-        let sub = if matches!(M, mode::TP | mode::TN) {
-            _mm256_abs_epi32(_mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(x, scale))))
-        } else {
-            _mm256_cvttps_epi32(round_ps::<M>(_mm256_mul_ps(_mm256_castsi256_ps(mag), scale)))
+        let sub = match M {
+            mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(x, scale))),
+            // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
+            mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(_mm256_castsi256_ps(mag), scale, below_half_ps())),
+            _ => f32_to_i32::<M>(_mm256_mul_ps(_mm256_castsi256_ps(mag), scale)),
         };
         _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(threshold, mag))
     };
@@ -2097,8 +2034,7 @@ fn narrow64_body<const S: u8, const M: u8, const D: usize>(
         let k = _mm256_sub_epi32(m, ec);
         let sa = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(k))));
         let sb = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(k))));
-        let ra = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(a, sa)));
-        let rb = _mm256_cvttpd_epi32(round_pd::<M>(_mm256_mul_pd(b, sb)));
+        let (ra, rb) = (pd_to_i32::<M>(_mm256_mul_pd(a, sa)), pd_to_i32::<M>(_mm256_mul_pd(b, sb)));
         let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
         store8::<D>(d, v);
         lanes8(_mm256_or_si256(over, special))
