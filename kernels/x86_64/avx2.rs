@@ -631,22 +631,39 @@ fn chunked<const N: usize>(
     chunked_n(N, dir, src, dst, sizes, step)
 }
 
-/// [`chunked`] with the step length `n` (at most 32) a plan-time value. The work goes in
-/// blocks of chunks (4 KiB of output each), then the rest; calls that read and write
-/// [`STREAM_MIN`] bytes or more write each whole block into scratch memory (in L1) first and
-/// copy it out with non-temporal stores ([`stream_out`]). `step` has one call site, so that
-/// it stays inlined.
+/// [`chunked`] with the step length `n` (at most 32) a plan-time value; see [`blocks`].
 #[inline(always)]
 fn chunked_n(
     n: usize,
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
-    (ss, ds): (usize, usize),
+    sizes: (usize, usize),
     mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
 ) -> Result<(), ElementError> {
-    let mut done = 0;
     let specials = lanes::SpecialMap::new(dir);
+    blocks(n, dir, src, dst, sizes, specials.as_ref(), |s, d| u64::from(step(s, d)))
+}
+
+/// The chunk loop of the x86 kernels: `step` converts `n` elements (at most 64; `ss` / `ds`
+/// bytes each) and returns the lanes it flagged (bit i = element i); those elements (NaN/Inf
+/// scalar_map keys through `specials`) and the tail are redone by the scalar reference, in
+/// order, so the first error is the first failing element. The work goes in blocks of
+/// chunks (4 KiB of output each), then the rest; calls that read and write [`STREAM_MIN`]
+/// bytes or more write each whole block into scratch memory (in L1) first and copy it out
+/// with non-temporal stores ([`stream_out`]). `step` has one call site, so that it stays
+/// inlined. Only for kernels that run where AVX2 was detected.
+#[inline(always)]
+pub(super) fn blocks(
+    n: usize,
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+    (ss, ds): (usize, usize),
+    specials: Option<&lanes::SpecialMap>,
+    mut step: impl FnMut(&[u8], &mut [u8]) -> u64,
+) -> Result<(), ElementError> {
+    let mut done = 0;
     let stream = src.len() + dst.len() >= STREAM_MIN;
     // (Zeroed only when used: 4 KiB of stores would weigh on short calls.)
     let mut scratch = if stream { Some(Scratch([0; 4096])) } else { None };
@@ -668,7 +685,7 @@ fn chunked_n(
         for (s, d) in (&mut sc).zip(&mut dc) {
             let flagged = step(s, d);
             if flagged != 0 {
-                result = lanes::resolve_flagged(dir, specials.as_ref(), s, d, (ss, ds), flagged, done);
+                result = resolve64(dir, specials, s, d, (ss, ds), flagged, done);
             }
             written += ds * n;
             done += n;
@@ -682,7 +699,8 @@ fn chunked_n(
         if let Some(t) = target {
             match result {
                 // SAFETY: the kernels that reach here run only where `select` found AVX2
-                // (see `entry!`), which `stream_out` needs.
+                // (see `entry!`; the AVX-512 tier's detection includes AVX2's), which
+                // `stream_out` needs.
                 Ok(()) => unsafe { stream_out(out, t) },
                 // Every element before the failing one, as the reference leaves them.
                 Err(_) => {
@@ -702,6 +720,28 @@ fn chunked_n(
         unsafe { _mm_sfence() };
     }
     result
+}
+
+/// [`lanes::resolve_flagged`] for up to 64 flagged lanes (the reference takes 32 per call),
+/// in order.
+#[cold]
+#[inline(never)]
+fn resolve64(
+    dir: &Direction,
+    specials: Option<&lanes::SpecialMap>,
+    s: &[u8],
+    d: &mut [u8],
+    (ss, ds): (usize, usize),
+    flagged: u64,
+    done: usize,
+) -> Result<(), ElementError> {
+    for h in 0..2 {
+        let half = (flagged >> (32 * h)) as u32;
+        if let (true, Some(s), Some(d)) = (half != 0, s.get(32 * h * ss..), d.get_mut(32 * h * ds..)) {
+            lanes::resolve_flagged(dir, specials, s, d, (ss, ds), half, done + 32 * h)?;
+        }
+    }
+    Ok(())
 }
 
 /// Calls that read and write this many bytes or more (this machine's L3, so they cannot stay

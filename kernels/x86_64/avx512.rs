@@ -358,37 +358,19 @@ fn planes_body<const D: usize, const FAILS: bool>(
     })
 }
 
-/// Run `step` over chunks of `n` elements (at most 64; `ss` / `ds` bytes each). `step`
-/// returns the lanes it flagged (bit i = element i); those elements (NaN/Inf scalar_map
-/// keys through `specials`) and the tail are redone by the scalar reference, in order, so
-/// the first error is the first failing element.
+/// Run `step` over chunks of `n` elements (at most 64; `ss` / `ds` bytes each): AVX2's
+/// chunk loop ([`super::x86_64_avx2::blocks`]), whose large calls stream their output.
 #[inline(always)]
 fn steps(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
-    (ss, ds): (usize, usize),
+    sizes: (usize, usize),
     n: usize,
     specials: Option<&lanes::SpecialMap>,
-    mut step: impl FnMut(&[u8], &mut [u8]) -> u64,
+    step: impl FnMut(&[u8], &mut [u8]) -> u64,
 ) -> Result<(), ElementError> {
-    let mut done = 0;
-    let mut sc = src.chunks_exact(ss * n);
-    let mut dc = dst.chunks_exact_mut(ds * n);
-    for (s, d) in (&mut sc).zip(&mut dc) {
-        let flagged = step(s, d);
-        if flagged != 0 {
-            // The reference takes 32 lanes per call.
-            for h in 0..2 {
-                let half = (flagged >> (32 * h)) as u32;
-                if let (true, Some(s), Some(d)) = (half != 0, s.get(32 * h * ss..), d.get_mut(32 * h * ds..)) {
-                    lanes::resolve_flagged(dir, specials, s, d, (ss, ds), half, done + 32 * h)?;
-                }
-            }
-        }
-        done += n;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    super::x86_64_avx2::blocks(n, dir, src, dst, sizes, specials, step)
 }
 
 // int64 (`U` false) / uint64 (`U` true) -> float32 (`D` = 4) / float64 (`D` = 8): one
