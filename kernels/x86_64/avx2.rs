@@ -239,8 +239,24 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                 })
             }
             _ => Some(match to.size() {
-                1 if dir.lut.as_ref().is_some_and(|t| t.any_fail()) => lut_shuffle::<true> as KernelFn,
-                1 => lut_shuffle::<false> as KernelFn,
+                1 => {
+                    let fails = dir.lut.as_ref().is_some_and(|t| t.any_fail());
+                    // The sign flip's cold bytes need the bitmap test.
+                    let rule = sign_flip(dir);
+                    let fails = fails || rule.is_some_and(|(_, _, cold)| cold.contains(&true));
+                    match (fails, rule.map_or(sym::NONE, |(how, _, _)| how)) {
+                        (false, sym::NONE) => lut_shuffle::<false, { sym::NONE }> as KernelFn,
+                        (false, sym::XOR) => lut_shuffle::<false, { sym::XOR }>,
+                        (false, sym::XOR_NZ) => lut_shuffle::<false, { sym::XOR_NZ }>,
+                        (false, sym::NEG) => lut_shuffle::<false, { sym::NEG }>,
+                        (false, _) => lut_shuffle::<false, { sym::ZERO }>,
+                        (true, sym::NONE) => lut_shuffle::<true, { sym::NONE }>,
+                        (true, sym::XOR) => lut_shuffle::<true, { sym::XOR }>,
+                        (true, sym::XOR_NZ) => lut_shuffle::<true, { sym::XOR_NZ }>,
+                        (true, sym::NEG) => lut_shuffle::<true, { sym::NEG }>,
+                        (true, _) => lut_shuffle::<true, { sym::ZERO }>,
+                    }
+                }
                 2 => lut_gather::<2>,
                 4 => lut_gather::<4>,
                 _ => lut_gather::<8>,
@@ -312,6 +328,65 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
         _ => None,
     }
+}
+
+/// How [`lut_shuffle`] derives a negative byte's entry from its magnitude's entry `t`
+/// ([`sign_flip`]).
+mod sym {
+    /// No symmetry: the whole table.
+    pub const NONE: u8 = 0;
+    /// `t ^ s`: a float target's sign bit.
+    pub const XOR: u8 = 1;
+    /// `t ^ s` except that 0 stays 0: targets without -0.
+    pub const XOR_NZ: u8 = 2;
+    /// `-t` (two's complement): signed integer targets without a lopsided rule.
+    pub const NEG: u8 = 3;
+    /// 0: unsigned targets (negative values fail or clamp to 0) and float8_e8m0fnu with
+    /// clamp (its least code is 0).
+    pub const ZERO: u8 = 4;
+
+    /// The entry of a negative byte under `how`, from its magnitude's entry `t`.
+    pub fn apply(how: u8, s: u8, t: u8) -> u8 {
+        match how {
+            XOR => t ^ s,
+            XOR_NZ if t == 0 => 0,
+            XOR_NZ => t ^ s,
+            NEG => t.wrapping_neg(),
+            _ => 0,
+        }
+    }
+}
+
+/// For a source whose sign is bit 7 (the float8 types but e8m0fnu) and a byte target: a
+/// [`sym`] rule (and its byte `s`) that gives the table's entry for most negative bytes
+/// from their magnitude's entry, and the negative bytes it does not serve (sent to the
+/// scalar reference; only NaN and -Inf may be among them, e.g. NaN patterns whose canonical
+/// result is positive), if there is one. A float target in a mode symmetric about zero
+/// (nearest-even, towards zero, nearest-away) has one, unless a scalar_map entry or a
+/// range rule breaks the symmetry. A failing negative byte is served (it is flagged; its
+/// entry is never stored); a failing magnitude's stored entry is used like any other.
+fn sign_flip(dir: &Direction) -> Option<(u8, u8, [bool; 256])> {
+    let lut = dir.lut.as_ref()?;
+    if !(dir.from.is_float() && dir.from.format().sign_mask() == 0x80 && dir.to.size() == 1) {
+        return None;
+    }
+    let fails = lut.fails();
+    let fail = |x: usize| fails.get(x).copied().unwrap_or(true);
+    let entry = |x: usize| lut.plane_byte(0, x);
+    let serves = |(how, s): (u8, u8), x: usize| fail(x | 0x80) || sym::apply(how, s, entry(x)) == entry(x | 0x80);
+    // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO.
+    let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(x | 0x80));
+    let rules = flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]);
+    // Only negative bytes are looked up through another byte's entry: a pair the rule does
+    // not serve makes its negative byte cold (a failing byte is flagged anyway), if that is
+    // a special value, not data (NaN, -Inf).
+    let special = |x: usize| !matches!(dir.from.decode_bits(x as u64 | 0x80), crate::Decoded::Finite { .. });
+    let (how, s) = rules.into_iter().find(|&r| (0..0x80).all(|x| serves(r, x) || special(x)))?;
+    let mut cold = [false; 256];
+    for x in (0..0x80).filter(|&x| !serves((how, s), x)) {
+        *cold.get_mut(x | 0x80)? = true;
+    }
+    Some((how, s, cold))
 }
 
 /// Whether [`to_mini`] produces a float target: one byte, with a sign and subnormals.
@@ -2638,19 +2713,27 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
 }
 
 // Sources of 8 bits or less to byte targets: the 256-entry table as sixteen 16-byte rows,
-// looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see `pick`;
-// measured faster than a blend tree on the high nibble). Failing bytes, if the table has
-// any, from a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7),
-// bit `x & 7`. 32 elements per step.
-entry!(lut_shuffle<const FAILS: bool>, lut_shuffle_body);
+// looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see `half`;
+// measured faster than a blend tree on the high nibble). With a [`sym`] rule `SYM`
+// ([`sign_flip`]): the lower half's eight rows only, looked up by the magnitude, and the
+// negative lanes' entries derived in one to four ops. Failing bytes, if the table has any, from a 256-bit bitmap: byte `x >> 3` of
+// it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
+entry!(lut_shuffle<const FAILS: bool, const SYM: u8>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn lut_shuffle_body<const FAILS: bool, const SYM: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
     // Row h: entries 16h..16h+16 (their low byte); the bitmap's 32 bytes as two rows.
     let values = table_rows::<16>(|i| lut.plane_byte(0, i));
-    let bitmap = table_rows::<2>(|j| {
-        (0..8).fold(0u8, |b, k| b | (lut.fails().get(8 * j + k).copied().unwrap_or(true) as u8) << k)
-    });
+    // With a `SYM` rule, the bytes it does not serve are cold too (all of them if the rule
+    // were not found: the plan picked this kernel for it).
+    let (_, flip, cold) =
+        if SYM == sym::NONE { (0, 0, [false; 256]) } else { sign_flip(dir).unwrap_or((0, 0, [true; 256])) };
+    let cold = |i: usize| lut.fails().get(i).copied().unwrap_or(true) || cold.get(i).copied().unwrap_or(true);
+    let bitmap = table_rows::<2>(|j| (0..8).fold(0u8, |b, k| b | (cold(8 * j + k) as u8) << k));
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
@@ -2672,26 +2755,40 @@ fn lut_shuffle_body<const FAILS: bool>(dir: &Direction, src: &[u8], dst: &mut [u
         }
     });
     let steps: [__m256i; 8] = core::array::from_fn(|k| _mm256_set1_epi8(16 * k as i8));
-    let pick = |t: &[__m256i; 16], x: __m256i| {
-        // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that
-        // the other half's lanes are negative. Row k of it looks up index - 16 k (signed,
-        // saturating): the low nibble stays, and `vpshufb` gives 0 where that is negative,
-        // i.e. for the rows above the lane's row and every row of the other half; the lanes
-        // of row r get the XOR of deltas 0..=r, which is row r.
-        let half = |i: __m256i, d: &[__m256i]| {
-            d.iter().zip(steps.iter()).fold(_mm256_setzero_si256(), |acc, (&row, &k)| {
-                _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, k)))
-            })
-        };
-        let (low, high) = t.split_at(8);
-        _mm256_xor_si256(half(x, low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), high))
+    // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that the
+    // other half's lanes are negative. Row k of it looks up index - 16 k (signed,
+    // saturating): the low nibble stays, and `vpshufb` gives 0 where that is negative, i.e.
+    // for the rows above the lane's row and every row of the other half; the lanes of row r
+    // get the XOR of deltas 0..=r, which is row r.
+    let half = |i: __m256i, d: &[__m256i]| {
+        d.iter().zip(steps.iter()).fold(_mm256_setzero_si256(), |acc, (&row, &k)| {
+            _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, k)))
+        })
+    };
+    let (low, high) = deltas.split_at(8);
+    let flip = _mm256_set1_epi8(flip as i8);
+    let zero = _mm256_setzero_si256();
+    let pick = |x: __m256i| {
+        let negative = _mm256_cmpgt_epi8(zero, x);
+        let t = half(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), low);
+        match SYM {
+            sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
+            sym::XOR_NZ => {
+                let flip = _mm256_andnot_si256(_mm256_cmpeq_epi8(t, zero), _mm256_and_si256(negative, flip));
+                _mm256_xor_si256(t, flip)
+            }
+            // (t ^ -1) - -1 = -t on the negative lanes.
+            sym::NEG => _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative),
+            sym::ZERO => _mm256_andnot_si256(negative, t),
+            _ => _mm256_xor_si256(half(x, low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), high)),
+        }
     };
     const N: usize = 32;
     chunked::<N>(dir, src, dst, (1, 1), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N)) else { return u32::MAX };
         // SAFETY: `s` and `d` hold 32 bytes (checked just above); unaligned load and store.
         let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let v = pick(&deltas, x);
+        let v = pick(x);
         // SAFETY: as above.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
         if FAILS {
