@@ -637,6 +637,7 @@ pub struct Lut {
     /// that one gather gives both.
     tagged: [u32; 256],
     any_fail: bool,
+    sign_rule: Option<SignRule>,
 }
 
 impl Lut {
@@ -683,8 +684,14 @@ impl Lut {
             return None;
         }
         let to = dir.to.format();
-        let mut lut =
-            Lut { values: [0; 256], fails: [false; 256], fail_words: [0; 256], tagged: [0; 256], any_fail: false };
+        let mut lut = Lut {
+            values: [0; 256],
+            fails: [false; 256],
+            fail_words: [0; 256],
+            tagged: [0; 256],
+            any_fail: false,
+            sign_rule: None,
+        };
         for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
             match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
                 Ok(bits) => {
@@ -704,13 +711,87 @@ impl Lut {
             *w = if f { u32::MAX } else { 0 };
             *t = (v as u32 & 0xffff) | if f { 1 << 31 } else { 0 };
         }
+        lut.sign_rule = sign_rule(dir, &lut);
         Some(lut)
+    }
+
+    /// A rule for the negative bytes' entries, found when the plan was bound ([`sign_rule`]).
+    pub fn sign_rule(&self) -> Option<&SignRule> {
+        self.sign_rule.as_ref()
     }
 
     /// Whether any byte fails (if none, kernels skip the per-chunk check).
     pub fn any_fail(&self) -> bool {
         self.any_fail
     }
+}
+
+/// How a byte-table kernel may derive a negative source byte's entry from its magnitude's
+/// entry `t` ([`Lut::sign_rule`]).
+pub mod sym {
+    /// No symmetry: the whole table.
+    pub const NONE: u8 = 0;
+    /// `t ^ s`: a float target's sign bit.
+    pub const XOR: u8 = 1;
+    /// `t ^ s` except that 0 stays 0: targets without -0.
+    pub const XOR_NZ: u8 = 2;
+    /// `-t` (two's complement): signed integer targets without a lopsided rule.
+    pub const NEG: u8 = 3;
+    /// 0: unsigned targets (negative values fail or clamp to 0) and float8_e8m0fnu with
+    /// clamp (its least code is 0).
+    pub const ZERO: u8 = 4;
+
+    /// The entry of a negative byte under `how`, from its magnitude's entry `t`.
+    pub fn apply(how: u8, s: u8, t: u8) -> u8 {
+        match how {
+            XOR => t ^ s,
+            XOR_NZ if t == 0 => 0,
+            XOR_NZ => t ^ s,
+            NEG => t.wrapping_neg(),
+            _ => 0,
+        }
+    }
+}
+
+/// A [`sym`] rule of a table ([`Lut::sign_rule`]).
+#[derive(Clone, Debug)]
+pub struct SignRule {
+    /// The rule ([`sym`]).
+    pub how: u8,
+    /// Its byte (for the XOR rules).
+    pub s: u8,
+    /// The negative bytes it does not serve, which must go to the scalar reference.
+    pub cold: [bool; 256],
+}
+
+/// For a source whose sign is bit 7 (the float8 types but e8m0fnu) and a byte target: a
+/// [`sym`] rule that gives the table's entry for most negative bytes from their magnitude's
+/// entry, and the negative bytes it does not serve (only NaN and -Inf may be among them, e.g.
+/// NaN patterns whose canonical result is positive), if there is one. A float target in a
+/// mode symmetric about zero (nearest-even, towards zero, nearest-away) has one, unless a
+/// scalar_map entry or a range rule breaks the symmetry. A failing negative byte is served
+/// (it is flagged; its entry is never stored); a failing magnitude's stored entry is used
+/// like any other.
+fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
+    if !(dir.from.is_float() && dir.from.format().sign_mask() == 0x80 && dir.to.size() == 1) {
+        return None;
+    }
+    let fail = |x: usize| lut.fails.get(x).copied().unwrap_or(true);
+    let entry = |x: usize| lut.plane_byte(0, x);
+    let serves = |(how, s): (u8, u8), x: usize| fail(x | 0x80) || sym::apply(how, s, entry(x)) == entry(x | 0x80);
+    // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO.
+    let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(x | 0x80));
+    let rules = flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]);
+    // Only negative bytes are looked up through another byte's entry: a pair the rule does
+    // not serve makes its negative byte cold (a failing byte is flagged anyway), if that is
+    // a special value, not data (NaN, -Inf).
+    let special = |x: usize| !matches!(dir.from.decode_bits(x as u64 | 0x80), crate::Decoded::Finite { .. });
+    let (how, s) = rules.into_iter().find(|&r| (0..0x80).all(|x| serves(r, x) || special(x)))?;
+    let mut cold = [false; 256];
+    for x in (0..0x80).filter(|&x| !serves((how, s), x)) {
+        *cold.get_mut(x | 0x80)? = true;
+    }
+    Some(SignRule { how, s, cold })
 }
 
 fn load_dyn(b: &[u8]) -> u64 {

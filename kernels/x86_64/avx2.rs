@@ -16,7 +16,7 @@
 
 use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
-use crate::kernels::lanes::{self, mode, mode_code, range, range_code};
+use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
@@ -241,10 +241,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => Some(match to.size() {
                 1 => {
                     let fails = dir.lut.as_ref().is_some_and(|t| t.any_fail());
-                    // The sign flip's cold bytes need the bitmap test.
-                    let rule = sign_flip(dir);
-                    let fails = fails || rule.is_some_and(|(_, _, cold)| cold.contains(&true));
-                    match (fails, rule.map_or(sym::NONE, |(how, _, _)| how)) {
+                    // The sign rule's cold bytes need the bitmap test.
+                    let rule = dir.lut.as_ref().and_then(|t| t.sign_rule());
+                    let fails = fails || rule.is_some_and(|r| r.cold.contains(&true));
+                    match (fails, rule.map_or(sym::NONE, |r| r.how)) {
                         (false, sym::NONE) => lut_shuffle::<false, { sym::NONE }> as KernelFn,
                         (false, sym::XOR) => lut_shuffle::<false, { sym::XOR }>,
                         (false, sym::XOR_NZ) => lut_shuffle::<false, { sym::XOR_NZ }>,
@@ -328,65 +328,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
         _ => None,
     }
-}
-
-/// How [`lut_shuffle`] derives a negative byte's entry from its magnitude's entry `t`
-/// ([`sign_flip`]).
-mod sym {
-    /// No symmetry: the whole table.
-    pub const NONE: u8 = 0;
-    /// `t ^ s`: a float target's sign bit.
-    pub const XOR: u8 = 1;
-    /// `t ^ s` except that 0 stays 0: targets without -0.
-    pub const XOR_NZ: u8 = 2;
-    /// `-t` (two's complement): signed integer targets without a lopsided rule.
-    pub const NEG: u8 = 3;
-    /// 0: unsigned targets (negative values fail or clamp to 0) and float8_e8m0fnu with
-    /// clamp (its least code is 0).
-    pub const ZERO: u8 = 4;
-
-    /// The entry of a negative byte under `how`, from its magnitude's entry `t`.
-    pub fn apply(how: u8, s: u8, t: u8) -> u8 {
-        match how {
-            XOR => t ^ s,
-            XOR_NZ if t == 0 => 0,
-            XOR_NZ => t ^ s,
-            NEG => t.wrapping_neg(),
-            _ => 0,
-        }
-    }
-}
-
-/// For a source whose sign is bit 7 (the float8 types but e8m0fnu) and a byte target: a
-/// [`sym`] rule (and its byte `s`) that gives the table's entry for most negative bytes
-/// from their magnitude's entry, and the negative bytes it does not serve (sent to the
-/// scalar reference; only NaN and -Inf may be among them, e.g. NaN patterns whose canonical
-/// result is positive), if there is one. A float target in a mode symmetric about zero
-/// (nearest-even, towards zero, nearest-away) has one, unless a scalar_map entry or a
-/// range rule breaks the symmetry. A failing negative byte is served (it is flagged; its
-/// entry is never stored); a failing magnitude's stored entry is used like any other.
-fn sign_flip(dir: &Direction) -> Option<(u8, u8, [bool; 256])> {
-    let lut = dir.lut.as_ref()?;
-    if !(dir.from.is_float() && dir.from.format().sign_mask() == 0x80 && dir.to.size() == 1) {
-        return None;
-    }
-    let fails = lut.fails();
-    let fail = |x: usize| fails.get(x).copied().unwrap_or(true);
-    let entry = |x: usize| lut.plane_byte(0, x);
-    let serves = |(how, s): (u8, u8), x: usize| fail(x | 0x80) || sym::apply(how, s, entry(x)) == entry(x | 0x80);
-    // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO.
-    let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(x | 0x80));
-    let rules = flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]);
-    // Only negative bytes are looked up through another byte's entry: a pair the rule does
-    // not serve makes its negative byte cold (a failing byte is flagged anyway), if that is
-    // a special value, not data (NaN, -Inf).
-    let special = |x: usize| !matches!(dir.from.decode_bits(x as u64 | 0x80), crate::Decoded::Finite { .. });
-    let (how, s) = rules.into_iter().find(|&r| (0..0x80).all(|x| serves(r, x) || special(x)))?;
-    let mut cold = [false; 256];
-    for x in (0..0x80).filter(|&x| !serves((how, s), x)) {
-        *cold.get_mut(x | 0x80)? = true;
-    }
-    Some((how, s, cold))
 }
 
 /// Whether [`to_mini`] produces a float target: one byte, with a sign and subnormals.
@@ -2715,7 +2656,7 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
 // Sources of 8 bits or less to byte targets: the 256-entry table as sixteen 16-byte rows,
 // looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see `half`;
 // measured faster than a blend tree on the high nibble). With a [`sym`] rule `SYM`
-// ([`sign_flip`]): the lower half's eight rows only, looked up by the magnitude, and the
+// ([`lanes::Lut::sign_rule`]): the lower half's eight rows only, looked up by the magnitude, and the
 // negative lanes' entries derived in one to four ops. Failing bytes, if the table has any, from a 256-bit bitmap: byte `x >> 3` of
 // it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
 entry!(lut_shuffle<const FAILS: bool, const SYM: u8>, lut_shuffle_body);
@@ -2728,11 +2669,17 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8>(
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
     // Row h: entries 16h..16h+16 (their low byte); the bitmap's 32 bytes as two rows.
     let values = table_rows::<16>(|i| lut.plane_byte(0, i));
-    // With a `SYM` rule, the bytes it does not serve are cold too (all of them if the rule
-    // were not found: the plan picked this kernel for it).
-    let (_, flip, cold) =
-        if SYM == sym::NONE { (0, 0, [false; 256]) } else { sign_flip(dir).unwrap_or((0, 0, [true; 256])) };
-    let cold = |i: usize| lut.fails().get(i).copied().unwrap_or(true) || cold.get(i).copied().unwrap_or(true);
+    // With a `SYM` rule, the bytes it does not serve are cold too (all of them if there were
+    // no rule: the plan picked this kernel for it).
+    let rule = lut.sign_rule().filter(|_| SYM != sym::NONE);
+    let flip = rule.map_or(0, |r| r.s);
+    let cold = |i: usize| {
+        let unserved = match rule {
+            Some(r) => r.cold.get(i).copied().unwrap_or(true),
+            None => SYM != sym::NONE,
+        };
+        lut.fails().get(i).copied().unwrap_or(true) || unserved
+    };
     let bitmap = table_rows::<2>(|j| (0..8).fold(0u8, |b, k| b | (cold(8 * j + k) as u8) << k));
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
