@@ -742,7 +742,7 @@ pub(super) fn blocks(
 /// in order.
 #[cold]
 #[inline(never)]
-fn resolve64(
+pub(super) fn resolve64(
     dir: &Direction,
     specials: Option<&lanes::SpecialMap>,
     s: &[u8],
@@ -766,7 +766,7 @@ fn resolve64(
 /// memory traffic. Measured at 2^24 elements, float32 -> bfloat16: 24 -> 40 GB/s; below
 /// L3's size streaming was slower (float32 -> float64 at 2^20, 12 MiB: 75 -> 16 GB/s) or
 /// no faster.
-const STREAM_MIN: usize = 32 << 20;
+pub(super) const STREAM_MIN: usize = 32 << 20;
 
 /// Scratch for [`chunked_n`]'s streamed blocks: one block's output, in L1.
 #[repr(C, align(32))]
