@@ -240,21 +240,14 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             }
             _ => Some(match to.size() {
                 1 => {
-                    let fails = dir.lut.as_ref().is_some_and(|t| t.any_fail());
+                    let lut = dir.lut.as_ref()?;
+                    let rule = lut.sign_rule();
                     // The sign rule's cold bytes need the bitmap test.
-                    let rule = dir.lut.as_ref().and_then(|t| t.sign_rule());
-                    let fails = fails || rule.is_some_and(|r| r.cold.contains(&true));
-                    match (fails, rule.map_or(sym::NONE, |r| r.how)) {
-                        (false, sym::NONE) => lut_shuffle::<false, { sym::NONE }> as KernelFn,
-                        (false, sym::XOR) => lut_shuffle::<false, { sym::XOR }>,
-                        (false, sym::XOR_NZ) => lut_shuffle::<false, { sym::XOR_NZ }>,
-                        (false, sym::NEG) => lut_shuffle::<false, { sym::NEG }>,
-                        (false, _) => lut_shuffle::<false, { sym::ZERO }>,
-                        (true, sym::NONE) => lut_shuffle::<true, { sym::NONE }>,
-                        (true, sym::XOR) => lut_shuffle::<true, { sym::XOR }>,
-                        (true, sym::XOR_NZ) => lut_shuffle::<true, { sym::XOR_NZ }>,
-                        (true, sym::NEG) => lut_shuffle::<true, { sym::NEG }>,
-                        (true, _) => lut_shuffle::<true, { sym::ZERO }>,
+                    let how = rule.map_or(sym::NONE, |r| r.how);
+                    if lut.any_fail() || rule.is_some_and(|r| r.cold.contains(&true)) {
+                        pick_shuffle::<true>(how)
+                    } else {
+                        pick_shuffle::<false>(how)
                     }
                 }
                 2 => lut_gather::<2>,
@@ -420,6 +413,17 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
         T::Float32 => Some(byte_to_float::<K, 4, false>),
         T::Float64 => Some(byte_to_float::<K, 8, false>),
         _ => None,
+    }
+}
+
+/// [`lut_shuffle`] with the table's [`sym`] rule `how`; `FAILS`: some bytes go cold.
+fn pick_shuffle<const FAILS: bool>(how: u8) -> KernelFn {
+    match how {
+        sym::NONE => lut_shuffle::<FAILS, { sym::NONE }> as KernelFn,
+        sym::XOR => lut_shuffle::<FAILS, { sym::XOR }>,
+        sym::XOR_NZ => lut_shuffle::<FAILS, { sym::XOR_NZ }>,
+        sym::NEG => lut_shuffle::<FAILS, { sym::NEG }>,
+        _ => lut_shuffle::<FAILS, { sym::ZERO }>,
     }
 }
 
