@@ -648,20 +648,26 @@ fn floats_at_integer_range_edges_in_every_mode_and_rule() {
 }
 
 /// Calls of 32 MiB and more write their output through scratch memory and non-temporal
-/// stores on the x86 tiers: whole 4 KiB blocks, an unaligned head and a tail. Outputs at
-/// several destination alignments, cold lanes (NaN) inside blocks, and an error inside a
-/// block (the error index and every element before it) must match the scalar reference.
+/// stores on the x86 tiers: a head up to the first cache line (by the reference), whole
+/// 4 KiB blocks, a tail. Outputs at several destination alignments (a cache line's start and
+/// points inside one), cold lanes (NaN) inside blocks, and an error inside a block or the
+/// head (the error index and every element before it) must match the scalar reference.
 #[test]
 fn large_calls_match_scalar_at_every_destination_alignment() {
     use DataType as T;
     // (source, target, rule, where an out-of-range value sits: 0 none, 1 three quarters of
-    // the way in (inside the streamed blocks), 2 three elements before the end (the tail)).
+    // the way in (inside the streamed blocks), 2 three elements before the end (the tail),
+    // 3 the third element (the head, at every offset but the cache line's start)).
     let cases = [
         (T::Float32, T::BFloat16, Some(OutOfRange::Clamp), 0),
         (T::Float32, T::Float8E4M3, None, 0),
         (T::Float32, T::Int8, Some(OutOfRange::Clamp), 0),
         (T::Float32, T::Int8, None, 1),
         (T::Float32, T::Int8, None, 2),
+        (T::Float32, T::Int8, None, 3),
+        // Same-type copies and the integer packs.
+        (T::Float32, T::Float32, None, 0),
+        (T::Int32, T::Int8, None, 1),
         (T::Float32, T::Float64, None, 0),
         (T::Float64, T::Float32, None, 0),
         // A byte source (AVX-512: table planes, 64 elements per step).
@@ -670,7 +676,7 @@ fn large_calls_match_scalar_at_every_destination_alignment() {
     ];
     for (src, dst, oor, bad) in cases {
         let n = (40 << 20) / (src.size() + dst.size()) + 37;
-        let bad_at = [usize::MAX, 3 * n / 4, n - 3][bad] as u64;
+        let bad_at = [usize::MAX, 3 * n / 4, n - 3, 2][bad] as u64;
         // Values in every target's range (|v| <= 125, eighths); every 100,003 elements a value for the
         // cold path: NaN for float targets, one to clamp for int8 with clamp.
         let special = match (dst.is_float(), oor) {
@@ -706,8 +712,9 @@ fn large_calls_match_scalar_at_every_destination_alignment() {
         assert_eq!(upto < want.len(), bad != 0, "{src}->{dst}: the error cases, and only they, fail");
         for tier in vector_tiers() {
             let tier_plan = plan.clone().with_tier(tier).unwrap();
-            let mut buf = vec![0u8; want.len() + 64];
-            for off in [0, 1, 8, 31] {
+            let mut buf = vec![0u8; want.len() + 128];
+            let line = buf.as_ptr().align_offset(64);
+            for off in [0, 1, 8, 31, 40].map(|o| line + o) {
                 buf.fill(0xa5);
                 let got = &mut buf[off..off + want.len()];
                 let got_r = tier_plan.encode(&input, got);
