@@ -789,12 +789,13 @@ pub(super) fn resolve64(
     Ok(())
 }
 
-/// Calls that read and write this many bytes or more (this machine's L3, so they cannot stay
-/// in cache) write their output with non-temporal stores: a cached store first reads the
-/// line it writes, from memory at these sizes, a quarter to a third of such a kernel's
-/// memory traffic. Measured at 2^24 elements, float32 -> bfloat16: 24 -> 40 GB/s; below
-/// L3's size streaming was slower (float32 -> float64 at 2^20, 12 MiB: 75 -> 16 GB/s) or
-/// no faster.
+/// Calls that read and write this many bytes or more (the L3 of the AMD EPYC this was tuned
+/// on, so they cannot stay in cache there) write their output with non-temporal stores: a
+/// cached store first reads the line it writes, from memory at these sizes, a quarter to a
+/// third of such a kernel's memory traffic. Measured there at 2^24 elements, float32 ->
+/// bfloat16: 24 -> 40 GB/s; below L3's size streaming was slower (float32 -> float64 at
+/// 2^20, 12 MiB: 75 -> 16 GB/s) or no faster. On an Intel Xeon with 105 MiB of L3 it still
+/// pays at 2^24 (float32 -> float64 0.55-0.58 of memcpy without, 0.84-0.95 with).
 pub(super) const STREAM_MIN: usize = 32 << 20;
 
 /// How far ahead of the element loop streamed calls prefetch their source, in bytes (one
