@@ -628,8 +628,8 @@ fn lanes32(m: [__m256i; 4]) -> u32 {
 
 /// Wrap a `#[target_feature]` body as a safe kernel.
 macro_rules! entry {
-    ($name:ident $(<$(const $g:ident: $gt:ty),*>)?, $body:ident) => {
-        fn $name $(<$(const $g: $gt),*>)? (dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    ($vis:vis $name:ident $(<$(const $g:ident: $gt:ty),*>)?, $body:ident) => {
+        $vis fn $name $(<$(const $g: $gt),*>)? (dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
             // SAFETY: `select` hands these kernels out only after run-time detection reported
             // AVX2, FMA, F16C and BMI2 with OS support for the AVX state (see `dispatch`).
             unsafe { $body $(::<$($g),*>)? (dir, src, dst) }
@@ -922,56 +922,67 @@ fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
     })
 }
 
-// float32 -> float16 by F16C with the mode's immediate; nearest-away (which F16C lacks)
-// truncates and adds the first dropped bit: float16 drops 13 of the significand's bits where
-// the result is normal, 126 - field below (the hidden bit counts; from 25 dropped bits on,
-// the value is under half the smallest subnormal and nothing is added). A carry into the
-// exponent field is the right result. |x| >= 65504 (the float16 maximum) and NaN/Inf go cold.
-// 32 elements per step.
-entry!(f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 32;
-    let limit = _mm256_set1_epi32(0x477f_e000 - 1);
-    let abs = _mm256_set1_epi32(i32::MAX);
-    let (man, hidden, one) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(1));
-    let (round_base, round_min) = (_mm256_set1_epi32(125), _mm256_set1_epi32(12));
-    // The first bit float16 drops from eight lanes' magnitudes `a`, as 0 or 1.
-    let round_bit = |a: __m256i| {
-        let at = _mm256_max_epi32(_mm256_sub_epi32(round_base, _mm256_srli_epi32::<23>(a)), round_min);
-        let sig = _mm256_or_si256(_mm256_and_si256(a, man), hidden);
-        _mm256_and_si256(_mm256_srlv_epi32(sig, at), one)
-    };
-    let ss = src::size(S);
-    chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
-        let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
-        let mut big = [_mm256_setzero_si256(); 4];
-        for (k, b) in big.chunks_exact_mut(2).enumerate() {
-            let x0 = load8::<S>(s.get(16 * k * ss..).unwrap_or(&[]));
-            let x1 = load8::<S>(s.get((16 * k + 8) * ss..).unwrap_or(&[]));
-            // SAFETY: `d` holds 64 bytes (checked above); a store of the k-th 32.
-            unsafe {
-                let mut h = _mm256_set_m128i(_mm256_cvtps_ph::<MODE>(x1), _mm256_cvtps_ph::<MODE>(x0));
-                let (a0, a1) =
-                    (_mm256_and_si256(_mm256_castps_si256(x0), abs), _mm256_and_si256(_mm256_castps_si256(x1), abs));
-                if AWAY {
-                    let r = _mm256_packus_epi32(round_bit(a0), round_bit(a1));
-                    h = _mm256_add_epi16(h, _mm256_permute4x64_epi64::<0b11_01_10_00>(r));
-                }
-                _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), h);
-                if let [b0, b1] = b {
-                    *b0 = _mm256_cmpgt_epi32(a0, limit);
-                    *b1 = _mm256_cmpgt_epi32(a1, limit);
+// A module of its own, as are the other large kernel families (`to_bf16`, `f2i`, `wide`,
+// `mini`): rustc puts a generic function's instances in its module's codegen unit, and with
+// the whole file in one unit, LLVM compiled it on one core for most of the crate's build
+// (4-5 minutes at opt-level 3 on a 2-core machine).
+mod to_f16 {
+    use super::*;
+
+    // float32 -> float16 by F16C with the mode's immediate; nearest-away (which F16C lacks)
+    // truncates and adds the first dropped bit: float16 drops 13 of the significand's bits where
+    // the result is normal, 126 - field below (the hidden bit counts; from 25 dropped bits on,
+    // the value is under half the smallest subnormal and nothing is added). A carry into the
+    // exponent field is the right result. |x| >= 65504 (the float16 maximum) and NaN/Inf go cold.
+    // 32 elements per step.
+    entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 32;
+        let limit = _mm256_set1_epi32(0x477f_e000 - 1);
+        let abs = _mm256_set1_epi32(i32::MAX);
+        let (man, hidden, one) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(1));
+        let (round_base, round_min) = (_mm256_set1_epi32(125), _mm256_set1_epi32(12));
+        // The first bit float16 drops from eight lanes' magnitudes `a`, as 0 or 1.
+        let round_bit = |a: __m256i| {
+            let at = _mm256_max_epi32(_mm256_sub_epi32(round_base, _mm256_srli_epi32::<23>(a)), round_min);
+            let sig = _mm256_or_si256(_mm256_and_si256(a, man), hidden);
+            _mm256_and_si256(_mm256_srlv_epi32(sig, at), one)
+        };
+        let ss = src::size(S);
+        chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
+            let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
+            let mut big = [_mm256_setzero_si256(); 4];
+            for (k, b) in big.chunks_exact_mut(2).enumerate() {
+                let x0 = load8::<S>(s.get(16 * k * ss..).unwrap_or(&[]));
+                let x1 = load8::<S>(s.get((16 * k + 8) * ss..).unwrap_or(&[]));
+                // SAFETY: `d` holds 64 bytes (checked above); a store of the k-th 32.
+                unsafe {
+                    let mut h = _mm256_set_m128i(_mm256_cvtps_ph::<MODE>(x1), _mm256_cvtps_ph::<MODE>(x0));
+                    let (a0, a1) = (
+                        _mm256_and_si256(_mm256_castps_si256(x0), abs),
+                        _mm256_and_si256(_mm256_castps_si256(x1), abs),
+                    );
+                    if AWAY {
+                        let r = _mm256_packus_epi32(round_bit(a0), round_bit(a1));
+                        h = _mm256_add_epi16(h, _mm256_permute4x64_epi64::<0b11_01_10_00>(r));
+                    }
+                    _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), h);
+                    if let [b0, b1] = b {
+                        *b0 = _mm256_cmpgt_epi32(a0, limit);
+                        *b1 = _mm256_cmpgt_epi32(a1, limit);
+                    }
                 }
             }
-        }
-        lanes32(big)
-    })
+            lanes32(big)
+        })
+    }
 }
+use to_f16::f32_to_f16;
 
 // float16 / bfloat16 -> float32: exact widening (F16C, or a shift into the top half). NaN
 // (canonical pattern) and +-Inf (possible map keys) go cold. 32 elements per step.
@@ -992,52 +1003,62 @@ fn half_to_f32_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
     })
 }
 
-// float32 / float16 -> bfloat16: integer rounding of the f32 pattern at bit 16 (adding a
-// carry into the kept half is exactly rounding the magnitude up, subnormals included, and a
-// carry out of the largest finite value gives Inf). Nearest-even adds 0x7fff plus the kept
-// half's last bit, nearest-away 0x8000, the directed modes 0xffff on their side of zero.
-// Magnitudes that may round to Inf (and NaN/Inf) go cold. 32 elements per step.
-entry!(f32_to_bf16<const S: u8, const M: u8>, f32_to_bf16_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_bf16_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 32;
-    let ss = src::size(S);
-    // From here on a magnitude can round past bfloat16's largest finite value 0x7f7f.
-    let limit = _mm256_set1_epi32(match M {
-        mode::NE | mode::NA => 0x7f7f_8000 - 1,
-        mode::TZ => 0x7f80_0000 - 1,
-        _ => 0x7f7f_0000,
-    });
-    let abs = _mm256_set1_epi32(i32::MAX);
-    let low = _mm256_set1_epi32(0xffff);
-    let conv = |x: __m256i| {
-        let inc = match M {
-            mode::NE => _mm256_add_epi32(
-                _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1)),
-                _mm256_set1_epi32(0x7fff),
-            ),
-            mode::NA => _mm256_set1_epi32(0x8000),
-            mode::TZ => _mm256_setzero_si256(),
-            mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), low),
-            _ => _mm256_and_si256(_mm256_srai_epi32::<31>(x), low),
+// Its own codegen unit, as `to_f16`.
+mod to_bf16 {
+    use super::*;
+
+    // float32 / float16 -> bfloat16: integer rounding of the f32 pattern at bit 16 (adding a
+    // carry into the kept half is exactly rounding the magnitude up, subnormals included, and a
+    // carry out of the largest finite value gives Inf). Nearest-even adds 0x7fff plus the kept
+    // half's last bit, nearest-away 0x8000, the directed modes 0xffff on their side of zero.
+    // Magnitudes that may round to Inf (and NaN/Inf) go cold. 32 elements per step.
+    entry!(pub(super) f32_to_bf16<const S: u8, const M: u8>, f32_to_bf16_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn f32_to_bf16_body<const S: u8, const M: u8>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 32;
+        let ss = src::size(S);
+        // From here on a magnitude can round past bfloat16's largest finite value 0x7f7f.
+        let limit = _mm256_set1_epi32(match M {
+            mode::NE | mode::NA => 0x7f7f_8000 - 1,
+            mode::TZ => 0x7f80_0000 - 1,
+            _ => 0x7f7f_0000,
+        });
+        let abs = _mm256_set1_epi32(i32::MAX);
+        let low = _mm256_set1_epi32(0xffff);
+        let conv = |x: __m256i| {
+            let inc = match M {
+                mode::NE => _mm256_add_epi32(
+                    _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1)),
+                    _mm256_set1_epi32(0x7fff),
+                ),
+                mode::NA => _mm256_set1_epi32(0x8000),
+                mode::TZ => _mm256_setzero_si256(),
+                mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), low),
+                _ => _mm256_and_si256(_mm256_srai_epi32::<31>(x), low),
+            };
+            let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, inc));
+            (r, _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), limit))
         };
-        let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, inc));
-        (r, _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), limit))
-    };
-    chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
-        let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
-        let at = |k: usize| conv(_mm256_castps_si256(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]))));
-        let ((r0, f0), (r1, f1), (r2, f2), (r3, f3)) = (at(0), at(1), at(2), at(3));
-        // Lanes hold values below 2^16, so the unsigned-saturating pack is exact.
-        let pack = |a: __m256i, b: __m256i| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
-        // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), pack(r0, r1));
-            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), pack(r2, r3));
-        }
-        lanes32([f0, f1, f2, f3])
-    })
+        chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
+            let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
+            let at = |k: usize| conv(_mm256_castps_si256(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]))));
+            let ((r0, f0), (r1, f1), (r2, f2), (r3, f3)) = (at(0), at(1), at(2), at(3));
+            // Lanes hold values below 2^16, so the unsigned-saturating pack is exact.
+            let pack = |a: __m256i, b: __m256i| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), pack(r0, r1));
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), pack(r2, r3));
+            }
+            lanes32([f0, f1, f2, f3])
+        })
+    }
 }
+use to_bf16::f32_to_bf16;
 
 // float32 -> float8_e5m2 / float8_e4m3 through float16: e5m2 is a float16's top byte, and
 // e4m3 is the top bits (shifted right by 7) of the float16 of x * 2^-8 (exact scaling), in
@@ -1637,502 +1658,531 @@ fn f32_to_i32<const M: u8>(x: __m256) -> __m256i {
     }
 }
 
-// float16/bfloat16/float32/float64 and the byte float types -> every integer target but
-// uint32/int64/uint64 (those too from float16 and the byte float types, whose values all
-// round into i32: sign extension for the 64-bit ones): round to i32 lanes (`to_i32`), then
-// integer work. The indefinite `i32::MIN` (NaN, Inf, |x| >= 2^31,
-// and -2^31 itself) goes cold; it is below every narrower target's range, so without a rule
-// the range test catches it. Clamp is the saturating packs (min/max for the sub-byte types),
-// wrap keeps the low bits. 32 elements per step.
-entry!(f2i_pack<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 32;
-    let ss = src::size(S);
-    let ds = tgt::size(T);
-    let (lo, hi) = dir.to.format().int_bounds();
-    let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
-    let indefinite = _mm256_set1_epi32(i32::MIN);
-    let form = form_of(dir.to.format());
-    // Without a rule (targets narrower than 32 bits): `v - lo` has no bit outside the span
-    // `hi - lo` (all ones: every such range has a power-of-two size) exactly when in range.
-    let outside = _mm256_set1_epi32(!((hi - lo) as i32));
-    let wide = matches!(T, tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64);
-    let checked = R == range::ERROR && !wide;
-    // uint32/uint64 without a rule: every negative lane (the indefinite included) is flagged.
-    let negative_fails = R == range::ERROR && matches!(T, tgt::U32 | tgt::U64);
-    let mini = Mini::of(dir.from.format());
-    // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
-    // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
-    let conv = |k: usize, s: &[u8], pre: &[__m256; 4]| {
-        let v = if S == src::F64 {
-            to_i32::<M>(s.get(8 * ss * k..).unwrap_or(&[]))
-        } else {
-            f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
-        };
-        match (T, R) {
-            (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
-            (tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64, _) => (v, v),
-            (_, range::ERROR) => (v, _mm256_sub_epi32(v, vlo)),
-            (tgt::SUB, range::CLAMP) => (_mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi), v),
-            (tgt::SUB, _) => (in_form(v, form), v),
-            _ => (v, v),
-        }
-    };
-    // The flagged lanes of four check words, with one test when there are none.
-    let flagged = |x: __m256i| {
-        if checked {
-            _mm256_xor_si256(
-                _mm256_cmpeq_epi32(_mm256_and_si256(x, outside), _mm256_setzero_si256()),
-                _mm256_set1_epi32(-1),
-            )
-        } else if negative_fails {
-            _mm256_cmpgt_epi32(_mm256_setzero_si256(), x)
-        } else {
-            _mm256_cmpeq_epi32(x, indefinite)
-        }
-    };
-    let flags = |w: [__m256i; 4]| {
-        let none = if checked {
-            let any = _mm256_or_si256(_mm256_or_si256(w[0], w[1]), _mm256_or_si256(w[2], w[3]));
-            _mm256_testz_si256(any, outside) != 0
-        } else {
-            // The indefinite is the least i32: it is there if it is the minimum.
-            let least = _mm256_min_epi32(_mm256_min_epi32(w[0], w[1]), _mm256_min_epi32(w[2], w[3]));
-            let m = if negative_fails {
-                _mm256_cmpgt_epi32(_mm256_setzero_si256(), least)
+// Its own codegen unit, as `to_f16`.
+mod f2i {
+    use super::*;
+
+    // float16/bfloat16/float32/float64 and the byte float types -> every integer target but
+    // uint32/int64/uint64 (those too from float16 and the byte float types, whose values all
+    // round into i32: sign extension for the 64-bit ones): round to i32 lanes (`to_i32`), then
+    // integer work. The indefinite `i32::MIN` (NaN, Inf, |x| >= 2^31,
+    // and -2^31 itself) goes cold; it is below every narrower target's range, so without a rule
+    // the range test catches it. Clamp is the saturating packs (min/max for the sub-byte types),
+    // wrap keeps the low bits. 32 elements per step.
+    entry!(pub(super) f2i_pack<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 32;
+        let ss = src::size(S);
+        let ds = tgt::size(T);
+        let (lo, hi) = dir.to.format().int_bounds();
+        let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
+        let indefinite = _mm256_set1_epi32(i32::MIN);
+        let form = form_of(dir.to.format());
+        // Without a rule (targets narrower than 32 bits): `v - lo` has no bit outside the span
+        // `hi - lo` (all ones: every such range has a power-of-two size) exactly when in range.
+        let outside = _mm256_set1_epi32(!((hi - lo) as i32));
+        let wide = matches!(T, tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64);
+        let checked = R == range::ERROR && !wide;
+        // uint32/uint64 without a rule: every negative lane (the indefinite included) is flagged.
+        let negative_fails = R == range::ERROR && matches!(T, tgt::U32 | tgt::U64);
+        let mini = Mini::of(dir.from.format());
+        // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
+        // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
+        let conv = |k: usize, s: &[u8], pre: &[__m256; 4]| {
+            let v = if S == src::F64 {
+                to_i32::<M>(s.get(8 * ss * k..).unwrap_or(&[]))
             } else {
-                _mm256_cmpeq_epi32(least, indefinite)
+                f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
             };
-            _mm256_testz_si256(m, m) != 0
+            match (T, R) {
+                (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
+                (tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64, _) => (v, v),
+                (_, range::ERROR) => (v, _mm256_sub_epi32(v, vlo)),
+                (tgt::SUB, range::CLAMP) => (_mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi), v),
+                (tgt::SUB, _) => (in_form(v, form), v),
+                _ => (v, v),
+            }
         };
-        if none {
-            return 0;
-        }
-        w.iter().enumerate().fold(0, |acc, (k, &x)| acc | lanes8(flagged(x)) << (8 * k))
-    };
-    // Wrap to a full byte or 16-bit target keeps the low bits; everything else is in range
-    // or saturates to it.
-    let mask_low = R == range::WRAP && T != tgt::SUB;
-    // Saturation to a signed range (the sub-byte types' values are in i8's already).
-    let signed = !matches!(T, tgt::U8 | tgt::U16);
-    chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
-        let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
-        let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
-        let ((a, fa), (b, fb), (c, fc), (e, fe)) =
-            (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
-        let q = d.as_mut_ptr();
-        // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
-        unsafe {
-            match ds {
-                8 => {
-                    for (k, v) in [a, b, c, e].into_iter().enumerate() {
-                        _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
-                        let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v));
-                        _mm256_storeu_si256(q.add(64 * k + 32).cast(), hi);
+        // The flagged lanes of four check words, with one test when there are none.
+        let flagged = |x: __m256i| {
+            if checked {
+                _mm256_xor_si256(
+                    _mm256_cmpeq_epi32(_mm256_and_si256(x, outside), _mm256_setzero_si256()),
+                    _mm256_set1_epi32(-1),
+                )
+            } else if negative_fails {
+                _mm256_cmpgt_epi32(_mm256_setzero_si256(), x)
+            } else {
+                _mm256_cmpeq_epi32(x, indefinite)
+            }
+        };
+        let flags = |w: [__m256i; 4]| {
+            let none = if checked {
+                let any = _mm256_or_si256(_mm256_or_si256(w[0], w[1]), _mm256_or_si256(w[2], w[3]));
+                _mm256_testz_si256(any, outside) != 0
+            } else {
+                // The indefinite is the least i32: it is there if it is the minimum.
+                let least = _mm256_min_epi32(_mm256_min_epi32(w[0], w[1]), _mm256_min_epi32(w[2], w[3]));
+                let m = if negative_fails {
+                    _mm256_cmpgt_epi32(_mm256_setzero_si256(), least)
+                } else {
+                    _mm256_cmpeq_epi32(least, indefinite)
+                };
+                _mm256_testz_si256(m, m) != 0
+            };
+            if none {
+                return 0;
+            }
+            w.iter().enumerate().fold(0, |acc, (k, &x)| acc | lanes8(flagged(x)) << (8 * k))
+        };
+        // Wrap to a full byte or 16-bit target keeps the low bits; everything else is in range
+        // or saturates to it.
+        let mask_low = R == range::WRAP && T != tgt::SUB;
+        // Saturation to a signed range (the sub-byte types' values are in i8's already).
+        let signed = !matches!(T, tgt::U8 | tgt::U16);
+        chunked::<N>(dir, src, dst, (ss, ds), |s, d| {
+            let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
+            let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
+            let ((a, fa), (b, fb), (c, fc), (e, fe)) =
+                (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
+            let q = d.as_mut_ptr();
+            // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
+            unsafe {
+                match ds {
+                    8 => {
+                        for (k, v) in [a, b, c, e].into_iter().enumerate() {
+                            _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+                            let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v));
+                            _mm256_storeu_si256(q.add(64 * k + 32).cast(), hi);
+                        }
                     }
-                }
-                4 => {
-                    for (k, v) in [a, b, c, e].into_iter().enumerate() {
-                        _mm256_storeu_si256(q.add(32 * k).cast(), v);
+                    4 => {
+                        for (k, v) in [a, b, c, e].into_iter().enumerate() {
+                            _mm256_storeu_si256(q.add(32 * k).cast(), v);
+                        }
                     }
+                    2 => {
+                        _mm256_storeu_si256(q.cast(), words_of(a, b, signed, mask_low));
+                        _mm256_storeu_si256(q.add(32).cast(), words_of(c, e, signed, mask_low));
+                    }
+                    _ => _mm256_storeu_si256(q.cast(), bytes_of([a, b, c, e], signed, mask_low)),
                 }
-                2 => {
-                    _mm256_storeu_si256(q.cast(), words_of(a, b, signed, mask_low));
-                    _mm256_storeu_si256(q.add(32).cast(), words_of(c, e, signed, mask_low));
+            }
+            flags([fa, fb, fc, fe])
+        })
+    }
+}
+use f2i::f2i_pack;
+
+// Its own codegen unit, as `to_f16`.
+mod wide {
+    use super::*;
+
+    // float16/bfloat16/float32 -> uint32, in f32: round in the requested mode (exact), compare
+    // with the limits, clamp or wrap in-lane; results from 2^31 are converted as r - 2^32 (exact,
+    // same low 32 bits). 16 elements per step.
+    entry!(pub(super) f2u32<const S: u8, const M: u8, const R: u8>, f2u32_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn f2u32_body<const S: u8, const M: u8, const R: u8>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 16;
+        let ss = src::size(S);
+        // uint32's limits as f32, rounded inwards: the largest f32 below 2^32 is 2^32 - 256, so
+        // `r > hi` means `r >= 2^32`.
+        let (vlo, vhi) = (_mm256_setzero_ps(), _mm256_set1_ps(4_294_967_040.0));
+        let ihi = _mm256_set1_epi32(-1);
+        let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+        let iabs = _mm256_set1_epi32(i32::MAX);
+        let (man, hidden, field_150) =
+            (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(150));
+        let two31 = _mm256_set1_ps(2_147_483_648.0);
+        let two32 = _mm256_set1_ps(4_294_967_296.0);
+        let cvt = |c: __m256| {
+            _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), two32)))
+        };
+        // One vector of eight lanes: (integers, lanes that need the scalar reference). The
+        // unordered compares flag NaN with the out-of-range lanes, and +-Inf is out of range,
+        // so only clamp and wrap need a separate NaN/Inf test.
+        let conv = |x: __m256| {
+            let r = round_ps::<M>(x);
+            match R {
+                range::CLAMP => {
+                    let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
+                    // Above the limit: the integer maximum (uint32's is not an f32).
+                    let i = _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)));
+                    (i, special_ps(x))
                 }
-                _ => _mm256_storeu_si256(q.cast(), bytes_of([a, b, c, e], signed, mask_low)),
-            }
-        }
-        flags([fa, fb, fc, fe])
-    })
-}
-
-// float16/bfloat16/float32 -> uint32, in f32: round in the requested mode (exact), compare
-// with the limits, clamp or wrap in-lane; results from 2^31 are converted as r - 2^32 (exact,
-// same low 32 bits). 16 elements per step.
-entry!(f2u32<const S: u8, const M: u8, const R: u8>, f2u32_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f2u32_body<const S: u8, const M: u8, const R: u8>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let ss = src::size(S);
-    // uint32's limits as f32, rounded inwards: the largest f32 below 2^32 is 2^32 - 256, so
-    // `r > hi` means `r >= 2^32`.
-    let (vlo, vhi) = (_mm256_setzero_ps(), _mm256_set1_ps(4_294_967_040.0));
-    let ihi = _mm256_set1_epi32(-1);
-    let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
-    let iabs = _mm256_set1_epi32(i32::MAX);
-    let (man, hidden, field_150) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(150));
-    let two31 = _mm256_set1_ps(2_147_483_648.0);
-    let two32 = _mm256_set1_ps(4_294_967_296.0);
-    let cvt =
-        |c: __m256| _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), two32)));
-    // One vector of eight lanes: (integers, lanes that need the scalar reference). The
-    // unordered compares flag NaN with the out-of-range lanes, and +-Inf is out of range,
-    // so only clamp and wrap need a separate NaN/Inf test.
-    let conv = |x: __m256| {
-        let r = round_ps::<M>(x);
-        match R {
-            range::CLAMP => {
-                let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
-                // Above the limit: the integer maximum (uint32's is not an f32).
-                let i = _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)));
-                (i, special_ps(x))
-            }
-            range::WRAP => {
-                // From 2^31 on, the rounded value is its significand shifted left by
-                // `field - 150` (>= 8): the low 32 bits of that (a count past 31 gives 0),
-                // negated for negative lanes, are the result modulo 2^32.
-                let bits = _mm256_castps_si256(r);
-                let count = _mm256_sub_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, iabs)), field_150);
-                let n = _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(bits, man), hidden), count);
-                let neg = _mm256_srai_epi32::<31>(bits);
-                let n = _mm256_sub_epi32(_mm256_xor_si256(n, neg), neg);
-                let big = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_and_ps(r, abs), two31));
-                (_mm256_blendv_epi8(_mm256_cvttps_epi32(r), n, big), special_ps(x))
-            }
-            _ => {
-                let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
-                (cvt(r), _mm256_castps_si256(out))
-            }
-        }
-    };
-    let mini = Mini::of(dir.from.format());
-    chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
-        let [x0, x1] = f32_lanes::<S, 2>(s, &mini);
-        let ((i0, c0), (i1, c1)) = (conv(x0), conv(x1));
-        store16::<4>(d, i0, i1);
-        lanes16(c0, c1)
-    })
-}
-
-// float64 -> uint32: the same in f64 (every limit exact), 8 per step.
-entry!(f64_to_u32<const M: u8, const R: u8>, f64_to_u32_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f64_to_u32_body<const M: u8, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let (vlo, vhi) = (_mm256_setzero_pd(), _mm256_set1_pd(u32::MAX as f64));
-    let inv32 = _mm256_set1_pd(1.0 / 4_294_967_296.0);
-    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
-    let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
-    let two31 = _mm256_set1_pd(2_147_483_648.0);
-    let two32 = _mm256_set1_pd(4_294_967_296.0);
-    chunked::<N>(dir, src, dst, (8, 4), |s, d| {
-        let Some(s) = s.get(..64) else { return u32::MAX };
-        // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-        let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
-        // Four lanes: (integers, lanes that need the scalar reference as a 4-bit mask).
-        let conv = |x: __m256d| {
-            let r = round_pd::<M>(x);
-            // NaN or +-Inf: the range rule does not apply to them, cold.
-            let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
-            let (c, cold) = match R {
-                range::CLAMP => (_mm256_min_pd(_mm256_max_pd(r, vlo), vhi), special),
-                // r modulo 2^32 in [0, 2^32): r / 2^32 and its floor are exact, and so is
-                // the difference, a multiple of r's ulp below 2^32 (0 from 2^85 on).
                 range::WRAP => {
-                    let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(r, inv32));
-                    (_mm256_fnmadd_pd(k, two32, r), special)
+                    // From 2^31 on, the rounded value is its significand shifted left by
+                    // `field - 150` (>= 8): the low 32 bits of that (a count past 31 gives 0),
+                    // negated for negative lanes, are the result modulo 2^32.
+                    let bits = _mm256_castps_si256(r);
+                    let count = _mm256_sub_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, iabs)), field_150);
+                    let n = _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(bits, man), hidden), count);
+                    let neg = _mm256_srai_epi32::<31>(bits);
+                    let n = _mm256_sub_epi32(_mm256_xor_si256(n, neg), neg);
+                    let big = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_and_ps(r, abs), two31));
+                    (_mm256_blendv_epi8(_mm256_cvttps_epi32(r), n, big), special_ps(x))
                 }
                 _ => {
-                    let out = _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(r, vhi));
-                    (r, _mm256_or_pd(special, out))
+                    let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
+                    (cvt(r), _mm256_castps_si256(out))
                 }
+            }
+        };
+        let mini = Mini::of(dir.from.format());
+        chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
+            let [x0, x1] = f32_lanes::<S, 2>(s, &mini);
+            let ((i0, c0), (i1, c1)) = (conv(x0), conv(x1));
+            store16::<4>(d, i0, i1);
+            lanes16(c0, c1)
+        })
+    }
+
+    // float64 -> uint32: the same in f64 (every limit exact), 8 per step.
+    entry!(pub(super) f64_to_u32<const M: u8, const R: u8>, f64_to_u32_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn f64_to_u32_body<const M: u8, const R: u8>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 8;
+        let (vlo, vhi) = (_mm256_setzero_pd(), _mm256_set1_pd(u32::MAX as f64));
+        let inv32 = _mm256_set1_pd(1.0 / 4_294_967_296.0);
+        let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+        let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
+        let two31 = _mm256_set1_pd(2_147_483_648.0);
+        let two32 = _mm256_set1_pd(4_294_967_296.0);
+        chunked::<N>(dir, src, dst, (8, 4), |s, d| {
+            let Some(s) = s.get(..64) else { return u32::MAX };
+            // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
+            let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
+            // Four lanes: (integers, lanes that need the scalar reference as a 4-bit mask).
+            let conv = |x: __m256d| {
+                let r = round_pd::<M>(x);
+                // NaN or +-Inf: the range rule does not apply to them, cold.
+                let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
+                let (c, cold) = match R {
+                    range::CLAMP => (_mm256_min_pd(_mm256_max_pd(r, vlo), vhi), special),
+                    // r modulo 2^32 in [0, 2^32): r / 2^32 and its floor are exact, and so is
+                    // the difference, a multiple of r's ulp below 2^32 (0 from 2^85 on).
+                    range::WRAP => {
+                        let k =
+                            _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(r, inv32));
+                        (_mm256_fnmadd_pd(k, two32, r), special)
+                    }
+                    _ => {
+                        let out =
+                            _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(r, vhi));
+                        (r, _mm256_or_pd(special, out))
+                    }
+                };
+                // Results from 2^31: converted as r - 2^32 (exact), same low 32 bits.
+                let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), two32));
+                (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
             };
-            // Results from 2^31: converted as r - 2^32 (exact), same low 32 bits.
-            let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), two32));
-            (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
-        };
-        let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
-        store8::<4>(d, _mm256_set_m128i(ib, ia));
-        ma | mb << 4
-    })
-}
+            let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
+            store8::<4>(d, _mm256_set_m128i(ib, ia));
+            ma | mb << 4
+        })
+    }
 
-// float64/float32/float16/bfloat16 -> int64/uint64: round in f64 (exact), then take the
-// integer from the pattern: significand (hidden bit included) shifted by exponent - 1075,
-// left or right (a rounded value's bits below the point are zero; shifts of 64 or more give
-// 0, so a zero's forced hidden bit vanishes and a left shift gives the value modulo 2^64,
-// which is the wrap). The sign by two's complement. NaN/Inf are flagged; out-of-range lanes
-// are flagged without a rule and take the nearer limit with clamp. 8 per step.
-entry!(f2i_wide<const S: u8, const M: u8, const R: u8>, f2i_wide_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f2i_wide_body<const S: u8, const M: u8, const R: u8>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let (lo, hi) = dir.to.format().int_bounds();
-    // Limits as f64: -2^63 or 0 (exact); above, 2^63 or 2^64, the first value out of range.
-    let (vlo, vtop) = (_mm256_set1_pd(lo as f64), _mm256_set1_pd((hi + 1) as f64));
-    let (ilo, ihi) = (_mm256_set1_epi64x(lo as i64), _mm256_set1_epi64x(hi as i64));
-    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
-    let inf = _mm256_set1_pd(f64::INFINITY);
-    let man = _mm256_set1_epi64x((1 << 52) - 1);
-    let hidden = _mm256_set1_epi64x(1 << 52);
-    let bias = _mm256_set1_epi64x(1075);
-    let conv = |x: __m256d| {
-        let r = round_pd::<M>(x);
-        let bits = _mm256_castpd_si256(r);
-        let field = _mm256_srli_epi64::<52>(_mm256_castpd_si256(_mm256_and_pd(r, abs)));
-        let m = _mm256_or_si256(_mm256_and_si256(bits, man), hidden);
-        let n = _mm256_or_si256(
-            _mm256_sllv_epi64(m, _mm256_sub_epi64(field, bias)),
-            _mm256_srlv_epi64(m, _mm256_sub_epi64(bias, field)),
-        );
-        let neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-        let i = _mm256_sub_epi64(_mm256_xor_si256(n, neg), neg);
-        let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
-        let below = _mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo);
-        let above = _mm256_cmp_pd::<_CMP_GE_OQ>(r, vtop);
-        let (i, flag) = match R {
-            range::ERROR => (i, _mm256_or_pd(special, _mm256_or_pd(below, above))),
-            range::CLAMP => {
-                let i = _mm256_blendv_epi8(i, ilo, _mm256_castpd_si256(below));
-                (_mm256_blendv_epi8(i, ihi, _mm256_castpd_si256(above)), special)
-            }
-            _ => (i, special),
-        };
-        (i, _mm256_movemask_pd(flag) as u32)
-    };
-    chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
-        let (a, b) = if S == src::F64 {
-            load8_pd::<S>(s)
-        } else {
-            let x = load8::<S>(s);
-            (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
-        };
-        let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
-        let Some(d) = d.get_mut(..64) else { return u32::MAX };
-        // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), ia);
-            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), ib);
-        }
-        ma | mb << 4
-    })
-}
-
-/// A float target's encoding parameters for the narrowing kernels.
-struct Narrow {
-    /// Stored mantissa bits, as a shift count.
-    m: __m128i,
-    /// Minimum normal exponent, and the maximum (above it every result overflows).
-    emin: __m256i,
-    emax: __m256i,
-    /// `bias - 1`, added to the exponent before the shift.
-    bias_m1: __m256i,
-    /// Largest finite magnitude pattern.
-    max_mag: __m256i,
-    /// The sign bit, and whether a zero result keeps it (targets with -0).
-    sign: __m256i,
-    neg_zero: __m256i,
-}
-
-impl Narrow {
+    // float64/float32/float16/bfloat16 -> int64/uint64: round in f64 (exact), then take the
+    // integer from the pattern: significand (hidden bit included) shifted by exponent - 1075,
+    // left or right (a rounded value's bits below the point are zero; shifts of 64 or more give
+    // 0, so a zero's forced hidden bit vanishes and a left shift gives the value modulo 2^64,
+    // which is the wrap). The sign by two's complement. NaN/Inf are flagged; out-of-range lanes
+    // are flagged without a rule and take the nearer limit with clamp. 8 per step.
+    entry!(pub(super) f2i_wide<const S: u8, const M: u8, const R: u8>, f2i_wide_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn new(t: &Format) -> Narrow {
-        Narrow {
-            m: _mm_cvtsi32_si128(t.man_bits as i32),
-            emin: _mm256_set1_epi32(t.min_normal_exponent()),
-            emax: _mm256_set1_epi32(t.max_exponent()),
-            bias_m1: _mm256_set1_epi32(t.bias - 1),
-            max_mag: _mm256_set1_epi32((t.max_bits() & !t.sign_mask()) as i32),
-            sign: _mm256_set1_epi32(t.sign_mask() as i32),
-            neg_zero: _mm256_set1_epi32(if t.has_negative_zero() { -1 } else { 0 }),
+    fn f2i_wide_body<const S: u8, const M: u8, const R: u8>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 8;
+        let (lo, hi) = dir.to.format().int_bounds();
+        // Limits as f64: -2^63 or 0 (exact); above, 2^63 or 2^64, the first value out of range.
+        let (vlo, vtop) = (_mm256_set1_pd(lo as f64), _mm256_set1_pd((hi + 1) as f64));
+        let (ilo, ihi) = (_mm256_set1_epi64x(lo as i64), _mm256_set1_epi64x(hi as i64));
+        let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+        let inf = _mm256_set1_pd(f64::INFINITY);
+        let man = _mm256_set1_epi64x((1 << 52) - 1);
+        let hidden = _mm256_set1_epi64x(1 << 52);
+        let bias = _mm256_set1_epi64x(1075);
+        let conv = |x: __m256d| {
+            let r = round_pd::<M>(x);
+            let bits = _mm256_castpd_si256(r);
+            let field = _mm256_srli_epi64::<52>(_mm256_castpd_si256(_mm256_and_pd(r, abs)));
+            let m = _mm256_or_si256(_mm256_and_si256(bits, man), hidden);
+            let n = _mm256_or_si256(
+                _mm256_sllv_epi64(m, _mm256_sub_epi64(field, bias)),
+                _mm256_srlv_epi64(m, _mm256_sub_epi64(bias, field)),
+            );
+            let neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
+            let i = _mm256_sub_epi64(_mm256_xor_si256(n, neg), neg);
+            let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
+            let below = _mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo);
+            let above = _mm256_cmp_pd::<_CMP_GE_OQ>(r, vtop);
+            let (i, flag) = match R {
+                range::ERROR => (i, _mm256_or_pd(special, _mm256_or_pd(below, above))),
+                range::CLAMP => {
+                    let i = _mm256_blendv_epi8(i, ilo, _mm256_castpd_si256(below));
+                    (_mm256_blendv_epi8(i, ihi, _mm256_castpd_si256(above)), special)
+                }
+                _ => (i, special),
+            };
+            (i, _mm256_movemask_pd(flag) as u32)
+        };
+        chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
+            let (a, b) = if S == src::F64 {
+                load8_pd::<S>(s)
+            } else {
+                let x = load8::<S>(s);
+                (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
+            };
+            let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
+            let Some(d) = d.get_mut(..64) else { return u32::MAX };
+            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), ia);
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), ib);
+            }
+            ma | mb << 4
+        })
+    }
+}
+use wide::{f2i_wide, f2u32, f64_to_u32};
+
+// Its own codegen unit, as `to_f16`.
+mod mini {
+    use super::*;
+
+    /// A float target's encoding parameters for the narrowing kernels.
+    struct Narrow {
+        /// Stored mantissa bits, as a shift count.
+        m: __m128i,
+        /// Minimum normal exponent, and the maximum (above it every result overflows).
+        emin: __m256i,
+        emax: __m256i,
+        /// `bias - 1`, added to the exponent before the shift.
+        bias_m1: __m256i,
+        /// Largest finite magnitude pattern.
+        max_mag: __m256i,
+        /// The sign bit, and whether a zero result keeps it (targets with -0).
+        sign: __m256i,
+        neg_zero: __m256i,
+    }
+
+    impl Narrow {
+        #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+        fn new(t: &Format) -> Narrow {
+            Narrow {
+                m: _mm_cvtsi32_si128(t.man_bits as i32),
+                emin: _mm256_set1_epi32(t.min_normal_exponent()),
+                emax: _mm256_set1_epi32(t.max_exponent()),
+                bias_m1: _mm256_set1_epi32(t.bias - 1),
+                max_mag: _mm256_set1_epi32((t.max_bits() & !t.sign_mask()) as i32),
+                sign: _mm256_set1_epi32(t.sign_mask() as i32),
+                neg_zero: _mm256_set1_epi32(if t.has_negative_zero() { -1 } else { 0 }),
+            }
+        }
+
+        /// The target patterns of eight lanes from their unbiased exponents clamped to
+        /// [emin, ...) (`ec`), rounded scaled magnitudes (`r`, as integers) and sign masks.
+        /// Returns (patterns, overflowed lanes).
+        #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+        #[inline]
+        fn encode(&self, ec: __m256i, r: __m256i, neg: __m256i) -> (__m256i, __m256i) {
+            // Capped at emax so that the pattern stays below 2^31; lanes beyond it overflow.
+            let e = _mm256_min_epi32(ec, self.emax);
+            let mag =
+                _mm256_add_epi32(_mm256_sll_epi32(_mm256_add_epi32(e, self.bias_m1), self.m), _mm256_abs_epi32(r));
+            let over = _mm256_or_si256(_mm256_cmpgt_epi32(ec, self.emax), _mm256_cmpgt_epi32(mag, self.max_mag));
+            let sign = _mm256_and_si256(neg, self.sign);
+            let zero = _mm256_cmpeq_epi32(mag, _mm256_setzero_si256());
+            let nonzero = _mm256_or_si256(sign, mag);
+            let zero_out = _mm256_and_si256(sign, self.neg_zero);
+            (_mm256_blendv_epi8(nonzero, zero_out, zero), over)
         }
     }
 
-    /// The target patterns of eight lanes from their unbiased exponents clamped to
-    /// [emin, ...) (`ec`), rounded scaled magnitudes (`r`, as integers) and sign masks.
-    /// Returns (patterns, overflowed lanes).
+    // float16/bfloat16/float32 -> a byte float type with subnormals and a sign (float4, float6,
+    // every float8 but e8m0fnu) in integer bits where the result is normal: the f32 magnitude
+    // with its exponent rebiased to the target's, plus the mode's increment, shifted right by
+    // 23 - m, is the target's pattern (a carry out of the mantissa moves the exponent up, as
+    // rounding should). Where the result is subnormal (|x| < 2^(1 - bias)) it is x *
+    // 2^(bias - 1 + m) (exact) rounded to an integer in the mode. One rounding either way, and
+    // no float16 subnormals (which slow F16C's conversions down on this machine). Packed to
+    // bytes, codes above the largest finite one go cold (NaN and Inf among them), then the
+    // sign is merged in (`NZ`: not on zero results, for the types without -0).
+    // 32 elements per step.
+    entry!(pub(super) to_mini<const S: u8, const M: u8, const NZ: bool>, to_mini_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
-    fn encode(&self, ec: __m256i, r: __m256i, neg: __m256i) -> (__m256i, __m256i) {
-        // Capped at emax so that the pattern stays below 2^31; lanes beyond it overflow.
-        let e = _mm256_min_epi32(ec, self.emax);
-        let mag = _mm256_add_epi32(_mm256_sll_epi32(_mm256_add_epi32(e, self.bias_m1), self.m), _mm256_abs_epi32(r));
-        let over = _mm256_or_si256(_mm256_cmpgt_epi32(ec, self.emax), _mm256_cmpgt_epi32(mag, self.max_mag));
-        let sign = _mm256_and_si256(neg, self.sign);
-        let zero = _mm256_cmpeq_epi32(mag, _mm256_setzero_si256());
-        let nonzero = _mm256_or_si256(sign, mag);
-        let zero_out = _mm256_and_si256(sign, self.neg_zero);
-        (_mm256_blendv_epi8(nonzero, zero_out, zero), over)
+    fn to_mini_body<const S: u8, const M: u8, const NZ: bool>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 32;
+        let ss = src::size(S);
+        let t = dir.to.format();
+        let sh = 23 - t.man_bits as i32;
+        let shift = _mm_cvtsi32_si128(sh);
+        // The least normal magnitude 2^(1 - bias), whose f32 field is 128 - bias; the scale
+        // 2^(bias - 1 + m), a normal f32 for every such target (bias <= 16, m <= 4).
+        let threshold = _mm256_set1_epi32((128 - t.bias) << 23);
+        let scale = _mm256_castsi256_ps(_mm256_set1_epi32((126 + t.bias + t.man_bits as i32) << 23));
+        let (half, ulp) = (1i32 << (sh - 1), (1i32 << sh) - 1);
+        let base = match M {
+            mode::NE => half - 1,
+            mode::NA => half,
+            _ => 0,
+        };
+        let rebias = _mm256_set1_epi32(((t.bias - 127) << 23) + base);
+        let (one, ulp) = (_mm256_set1_epi32(1), _mm256_set1_epi32(ulp));
+        let abs_mask = _mm256_set1_epi32(i32::MAX);
+        let conv = |x: __m256| {
+            let bits = _mm256_castps_si256(x);
+            let mag = _mm256_and_si256(bits, abs_mask);
+            let inc = match M {
+                mode::NE => _mm256_and_si256(_mm256_srl_epi32(mag, shift), one),
+                mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(bits), ulp),
+                mode::TN => _mm256_and_si256(_mm256_srai_epi32::<31>(bits), ulp),
+                _ => _mm256_setzero_si256(),
+            };
+            let normal = _mm256_srl_epi32(_mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc), shift);
+            // The directed modes round the signed value; the others its magnitude.
+            let sub = match M {
+                mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(x, scale))),
+                // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
+                mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(_mm256_castsi256_ps(mag), scale, below_half_ps())),
+                _ => f32_to_i32::<M>(_mm256_mul_ps(_mm256_castsi256_ps(mag), scale)),
+            };
+            _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(threshold, mag))
+        };
+        let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
+        let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
+            let Some(d) = d.get_mut(..N) else { return u32::MAX };
+            let at = |k: usize| load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
+            // (Four calls, not an array map: that kept `conv` out of line, 3x slower.)
+            let (x0, x1, x2, x3) = (at(0), at(1), at(2), at(3));
+            // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
+            // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
+            let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
+            let codes = _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3));
+            let over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
+            let sign = |v: __m256| _mm256_srai_epi32::<31>(_mm256_castps_si256(v));
+            let signs =
+                _mm256_packs_epi16(_mm256_packs_epi32(sign(x0), sign(x1)), _mm256_packs_epi32(sign(x2), sign(x3)));
+            let mut signs = _mm256_and_si256(signs, sign_bit);
+            if NZ {
+                signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, _mm256_setzero_si256()), signs);
+            }
+            let bytes = _mm256_permutevar8x32_epi32(_mm256_or_si256(codes, signs), order);
+            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+            if _mm256_testz_si256(over, over) != 0 {
+                return 0;
+            }
+            _mm256_movemask_epi8(_mm256_permutevar8x32_epi32(over, order)) as u32
+        })
+    }
+
+    // Any source of 16 bits or more -> float8_e8m0fnu (powers of two 2^-127..2^127, no sign, no
+    // zero; its bias is float32's), in f32 lanes ([`load8`]: exact, or rounded to odd, which
+    // keeps the one rounding to a power of two correct). A positive normal f32 with field f
+    // rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
+    // is set, the nearest modes where the first one is (a tie goes up: the reference counts the
+    // one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
+    // NaN/Inf and a carry to 0xff go cold; with clamp (`CLAMP`), zeros and negative values
+    // (all below the type's range) become the least code, a carry past 0xfe the largest, and
+    // only positive f32 subnormals and NaN/Inf go cold. 16 elements per step.
+    entry!(pub(super) to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 16;
+        let ss = src::size(S);
+        let conv = |x: __m256| {
+            let bits = _mm256_castps_si256(x);
+            // The exponent field, with the sign above it (bit 8).
+            let t = _mm256_srli_epi32::<23>(bits);
+            let inc = match M {
+                mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<22>(bits), _mm256_set1_epi32(1)),
+                mode::TP => {
+                    let man = _mm256_and_si256(bits, _mm256_set1_epi32(0x7f_ffff));
+                    _mm256_andnot_si256(_mm256_cmpeq_epi32(man, _mm256_setzero_si256()), _mm256_set1_epi32(1))
+                }
+                // Positive lanes (the others go cold): down is towards zero.
+                _ => _mm256_setzero_si256(),
+            };
+            let code = _mm256_add_epi32(t, inc);
+            let zero_field = _mm256_cmpeq_epi32(t, _mm256_setzero_si256());
+            if CLAMP {
+                // Negative or zero (as a signed pattern, at most 0): the least code.
+                let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
+                let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
+                let ones = _mm256_set1_epi32(0xff);
+                let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ones), ones);
+                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, zero_field)))
+            } else {
+                (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
+            }
+        };
+        chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
+            let (v0, c0) = conv(load8::<S>(s));
+            let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
+            store16::<1>(d, v0, v1);
+            lanes16(c0, c1)
+        })
+    }
+
+    // float64, int32, uint32 -> any float with subnormals and a sign (float32 in the modes
+    // other than nearest-even, float16, bfloat16, float8/6/4), in f64. 8 elements per step.
+    entry!(pub(super) narrow64<const S: u8, const M: u8, const D: usize>, narrow64_body);
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn narrow64_body<const S: u8, const M: u8, const D: usize>(
+        dir: &Direction,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ElementError> {
+        const N: usize = 8;
+        let t = dir.to.format();
+        let p = Narrow::new(t);
+        let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
+        chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
+            let (a, b) = load8_pd_int::<S, true>(s);
+            let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
+            let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
+            let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
+            let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(1023)), p.emin);
+            let k = _mm256_sub_epi32(m, ec);
+            let sa = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(k))));
+            let sb =
+                _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(k))));
+            let (ra, rb) = (pd_to_i32::<M>(_mm256_mul_pd(a, sa)), pd_to_i32::<M>(_mm256_mul_pd(b, sb)));
+            let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
+            store8::<D>(d, v);
+            lanes8(_mm256_or_si256(over, special))
+        })
     }
 }
-
-// float16/bfloat16/float32 -> a byte float type with subnormals and a sign (float4, float6,
-// every float8 but e8m0fnu) in integer bits where the result is normal: the f32 magnitude
-// with its exponent rebiased to the target's, plus the mode's increment, shifted right by
-// 23 - m, is the target's pattern (a carry out of the mantissa moves the exponent up, as
-// rounding should). Where the result is subnormal (|x| < 2^(1 - bias)) it is x *
-// 2^(bias - 1 + m) (exact) rounded to an integer in the mode. One rounding either way, and
-// no float16 subnormals (which slow F16C's conversions down on this machine). Packed to
-// bytes, codes above the largest finite one go cold (NaN and Inf among them), then the
-// sign is merged in (`NZ`: not on zero results, for the types without -0).
-// 32 elements per step.
-entry!(to_mini<const S: u8, const M: u8, const NZ: bool>, to_mini_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn to_mini_body<const S: u8, const M: u8, const NZ: bool>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 32;
-    let ss = src::size(S);
-    let t = dir.to.format();
-    let sh = 23 - t.man_bits as i32;
-    let shift = _mm_cvtsi32_si128(sh);
-    // The least normal magnitude 2^(1 - bias), whose f32 field is 128 - bias; the scale
-    // 2^(bias - 1 + m), a normal f32 for every such target (bias <= 16, m <= 4).
-    let threshold = _mm256_set1_epi32((128 - t.bias) << 23);
-    let scale = _mm256_castsi256_ps(_mm256_set1_epi32((126 + t.bias + t.man_bits as i32) << 23));
-    let (half, ulp) = (1i32 << (sh - 1), (1i32 << sh) - 1);
-    let base = match M {
-        mode::NE => half - 1,
-        mode::NA => half,
-        _ => 0,
-    };
-    let rebias = _mm256_set1_epi32(((t.bias - 127) << 23) + base);
-    let (one, ulp) = (_mm256_set1_epi32(1), _mm256_set1_epi32(ulp));
-    let abs_mask = _mm256_set1_epi32(i32::MAX);
-    let conv = |x: __m256| {
-        let bits = _mm256_castps_si256(x);
-        let mag = _mm256_and_si256(bits, abs_mask);
-        let inc = match M {
-            mode::NE => _mm256_and_si256(_mm256_srl_epi32(mag, shift), one),
-            mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(bits), ulp),
-            mode::TN => _mm256_and_si256(_mm256_srai_epi32::<31>(bits), ulp),
-            _ => _mm256_setzero_si256(),
-        };
-        let normal = _mm256_srl_epi32(_mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc), shift);
-        // The directed modes round the signed value; the others its magnitude.
-        let sub = match M {
-            mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(x, scale))),
-            // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
-            mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(_mm256_castsi256_ps(mag), scale, below_half_ps())),
-            _ => f32_to_i32::<M>(_mm256_mul_ps(_mm256_castsi256_ps(mag), scale)),
-        };
-        _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(threshold, mag))
-    };
-    let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
-    let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
-    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
-        let Some(d) = d.get_mut(..N) else { return u32::MAX };
-        let at = |k: usize| load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
-        // (Four calls, not an array map: that kept `conv` out of line, 3x slower.)
-        let (x0, x1, x2, x3) = (at(0), at(1), at(2), at(3));
-        // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
-        // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
-        let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
-        let codes = _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3));
-        let over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
-        let sign = |v: __m256| _mm256_srai_epi32::<31>(_mm256_castps_si256(v));
-        let signs = _mm256_packs_epi16(_mm256_packs_epi32(sign(x0), sign(x1)), _mm256_packs_epi32(sign(x2), sign(x3)));
-        let mut signs = _mm256_and_si256(signs, sign_bit);
-        if NZ {
-            signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, _mm256_setzero_si256()), signs);
-        }
-        let bytes = _mm256_permutevar8x32_epi32(_mm256_or_si256(codes, signs), order);
-        // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-        if _mm256_testz_si256(over, over) != 0 {
-            return 0;
-        }
-        _mm256_movemask_epi8(_mm256_permutevar8x32_epi32(over, order)) as u32
-    })
-}
-
-// Any source of 16 bits or more -> float8_e8m0fnu (powers of two 2^-127..2^127, no sign, no
-// zero; its bias is float32's), in f32 lanes ([`load8`]: exact, or rounded to odd, which
-// keeps the one rounding to a power of two correct). A positive normal f32 with field f
-// rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
-// is set, the nearest modes where the first one is (a tie goes up: the reference counts the
-// one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
-// NaN/Inf and a carry to 0xff go cold; with clamp (`CLAMP`), zeros and negative values
-// (all below the type's range) become the least code, a carry past 0xfe the largest, and
-// only positive f32 subnormals and NaN/Inf go cold. 16 elements per step.
-entry!(to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let ss = src::size(S);
-    let conv = |x: __m256| {
-        let bits = _mm256_castps_si256(x);
-        // The exponent field, with the sign above it (bit 8).
-        let t = _mm256_srli_epi32::<23>(bits);
-        let inc = match M {
-            mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<22>(bits), _mm256_set1_epi32(1)),
-            mode::TP => {
-                let man = _mm256_and_si256(bits, _mm256_set1_epi32(0x7f_ffff));
-                _mm256_andnot_si256(_mm256_cmpeq_epi32(man, _mm256_setzero_si256()), _mm256_set1_epi32(1))
-            }
-            // Positive lanes (the others go cold): down is towards zero.
-            _ => _mm256_setzero_si256(),
-        };
-        let code = _mm256_add_epi32(t, inc);
-        let zero_field = _mm256_cmpeq_epi32(t, _mm256_setzero_si256());
-        if CLAMP {
-            // Negative or zero (as a signed pattern, at most 0): the least code.
-            let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
-            let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
-            let ones = _mm256_set1_epi32(0xff);
-            let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ones), ones);
-            (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, zero_field)))
-        } else {
-            (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
-        }
-    };
-    chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
-        let (v0, c0) = conv(load8::<S>(s));
-        let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
-        store16::<1>(d, v0, v1);
-        lanes16(c0, c1)
-    })
-}
-
-// float64, int32, uint32 -> any float with subnormals and a sign (float32 in the modes
-// other than nearest-even, float16, bfloat16, float8/6/4), in f64. 8 elements per step.
-entry!(narrow64<const S: u8, const M: u8, const D: usize>, narrow64_body);
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn narrow64_body<const S: u8, const M: u8, const D: usize>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    const N: usize = 8;
-    let t = dir.to.format();
-    let p = Narrow::new(t);
-    let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
-    chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
-        let (a, b) = load8_pd_int::<S, true>(s);
-        let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
-        let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
-        let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
-        let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(1023)), p.emin);
-        let k = _mm256_sub_epi32(m, ec);
-        let sa = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(k))));
-        let sb = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(k))));
-        let (ra, rb) = (pd_to_i32::<M>(_mm256_mul_pd(a, sa)), pd_to_i32::<M>(_mm256_mul_pd(b, sb)));
-        let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
-        store8::<D>(d, v);
-        lanes8(_mm256_or_si256(over, special))
-    })
-}
+use mini::{narrow64, to_e8m0, to_mini};
 
 // uint32/int64/uint64 -> any integer, in 64-bit lanes. The range test compares in the
 // source's value space (unsigned sources biased by 2^63 so that the signed compare orders
