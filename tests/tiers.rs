@@ -24,6 +24,15 @@ fn vector_tiers() -> Vec<Tier> {
     Tier::available().iter().copied().filter(|&t| t != Tier::Scalar).filter(wanted).collect()
 }
 
+/// `CAST_VALUE_TEST_SAMPLE=K` (default 1): the two long sweeps below check one window of
+/// `MAX_STEP` elements in K. CI's emulated AVX2 job sets it: there the reference runs about
+/// 20 times slower than natively, and the job is there to show that dispatch picks `avx2` on
+/// a CPU without AVX-512 and that no AVX-512 instruction leaked into its kernels (the host
+/// runs the avx2 tier on every pattern).
+fn sample() -> usize {
+    std::env::var("CAST_VALUE_TEST_SAMPLE").ok().and_then(|v| v.parse().ok()).filter(|&k| k > 0).unwrap_or(1)
+}
+
 /// Compare one tier's buffer result with the scalar tier's on `input`.
 fn same_as_scalar(plan: &CastPlan, tier: Tier, input: &[u8], what: &str) {
     let (src, dst) = (plan.array_type(), plan.data_type());
@@ -47,10 +56,16 @@ fn same_as_scalar(plan: &CastPlan, tier: Tier, input: &[u8], what: &str) {
 fn every_pattern_of_small_sources_on_every_tier() {
     let tiers = vector_tiers();
     assert!(!tiers.is_empty());
+    let k = sample();
     println!("target {} tiers {:?} best {}", std::env::consts::ARCH, Tier::available(), Tier::best());
+    if k > 1 {
+        println!("16-bit sources: one window of {MAX_STEP} patterns in {k} (CAST_VALUE_TEST_SAMPLE)");
+    }
     for src in ALL_DATA_TYPES.into_iter().filter(|t| t.bits() <= 16) {
         // Sub-byte sources: every byte, as a read ignores the upper bits (DECISIONS §1).
-        let bits: Vec<u64> = (0..1u64 << src.bits().max(8)).collect();
+        let every = if src.bits() == 16 { k as u64 } else { 1 };
+        let bits: Vec<u64> =
+            (0..1u64 << src.bits().max(8)).filter(|i| (i / MAX_STEP as u64).is_multiple_of(every)).collect();
         let input = if src.bits() < 8 { bits.iter().map(|&b| b as u8).collect() } else { to_bytes(src, &bits) };
         for dst in ALL_DATA_TYPES {
             for r in Rounding::ALL {
@@ -61,38 +76,47 @@ fn every_pattern_of_small_sources_on_every_tier() {
                 for oor in oors {
                     let plan = CastPlan::new(&CastConfig::new(dst).with_rounding(r).with_out_of_range(oor), src, None)
                         .unwrap();
-                    // Per element, so that an early error does not hide the rest.
+                    // The reference once per configuration (it is the slow part, most of all
+                    // under emulation), then every tier against it.
+                    let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
+                    let mut b = vec![0u8; bits.len() * dst.size()];
+                    let rb = sp.encode(&input, &mut b);
+                    // After an error: lane-sized windows, so that an early error does not hide
+                    // the rest.
+                    let ss = src.size();
+                    let windows: Vec<(Result<(), CastError>, Vec<u8>)> = if rb.is_err() {
+                        input
+                            .chunks(MAX_STEP * ss)
+                            .map(|chunk| {
+                                let mut y = vec![0u8; chunk.len() / ss * dst.size()];
+                                (sp.encode(chunk, &mut y), y)
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let written = |r: &Result<(), CastError>, len: usize| match r {
+                        Err(CastError::Element(e)) => e.index * dst.size(),
+                        _ => len,
+                    };
                     for &tier in &tiers {
                         let tp = plan.clone().with_tier(tier).unwrap();
-                        let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
                         let mut a = vec![0u8; bits.len() * dst.size()];
-                        let mut b = vec![0u8; bits.len() * dst.size()];
                         // Whole buffer: same result or same first error.
                         let ra = tp.encode(&input, &mut a);
-                        let rb = sp.encode(&input, &mut b);
                         assert_eq!(ra, rb, "{src}->{dst} {r} {oor:?} {tier}");
                         // The elements before an error are written, as the reference writes them.
-                        let written = |r: &Result<(), CastError>, len: usize| match r {
-                            Err(CastError::Element(e)) => e.index * dst.size(),
-                            _ => len,
-                        };
                         let upto = written(&ra, a.len());
                         assert!(a[..upto] == b[..upto], "{src}->{dst} {r} {oor:?} {tier}: outputs differ");
-                        if ra.is_err() {
-                            // Then element by element over lane-sized windows that succeed.
-                            let ss = src.size();
-                            for (w, chunk) in input.chunks(MAX_STEP * ss).enumerate() {
-                                let mut x = vec![0u8; chunk.len() / ss * dst.size()];
-                                let mut y = x.clone();
-                                let rx = tp.encode(chunk, &mut x);
-                                let ry = sp.encode(chunk, &mut y);
-                                assert_eq!(rx, ry, "{src}->{dst} {r} {oor:?} {tier} window {w}");
-                                let upto = written(&rx, x.len());
-                                assert!(
-                                    x[..upto] == y[..upto],
-                                    "{src}->{dst} {r} {oor:?} {tier} window {w}: outputs differ"
-                                );
-                            }
+                        for (w, (chunk, (ry, y))) in input.chunks(MAX_STEP * ss).zip(&windows).enumerate() {
+                            let mut x = vec![0u8; y.len()];
+                            let rx = tp.encode(chunk, &mut x);
+                            assert_eq!(&rx, ry, "{src}->{dst} {r} {oor:?} {tier} window {w}");
+                            let upto = written(&rx, x.len());
+                            assert!(
+                                x[..upto] == y[..upto],
+                                "{src}->{dst} {r} {oor:?} {tier} window {w}: outputs differ"
+                            );
                         }
                     }
                 }
@@ -363,22 +387,29 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
             for oor in oors {
                 let plan =
                     CastPlan::new(&CastConfig::new(dst).with_rounding(r).with_out_of_range(oor), src, None).unwrap();
-                for tier in vector_tiers() {
-                    let tp = plan.clone().with_tier(tier).unwrap();
-                    let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
-                    let w = MAX_STEP * src.size();
-                    let mut a = vec![0u8; MAX_STEP * dst.size()];
-                    let mut b = a.clone();
-                    for (k, chunk) in input.chunks(w).enumerate() {
-                        // The hand-written kernels this sweep aims at are AVX2's and AVX-512's;
-                        // the lane programs of the other tiers (exhaustively tested on 16-bit
-                        // sources) get every 4th window, which keeps the emulated CI jobs short.
+                // The reference once per configuration and window, then every tier against it.
+                // The hand-written kernels this sweep aims at are AVX2's and AVX-512's; the
+                // lane programs of the other tiers (exhaustively tested on 16-bit sources) get
+                // every 4th window, which keeps the emulated CI jobs short.
+                let (tiers, one_in) = (vector_tiers(), sample());
+                let every_window = tiers.iter().any(|t| matches!(t, Tier::Avx2 | Tier::Avx512));
+                let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
+                let tps: Vec<(Tier, CastPlan)> =
+                    tiers.iter().map(|&t| (t, plan.clone().with_tier(t).unwrap())).collect();
+                let w = MAX_STEP * src.size();
+                let mut a = vec![0u8; MAX_STEP * dst.size()];
+                let mut b = a.clone();
+                for (k, chunk) in input.chunks(w).enumerate() {
+                    if !k.is_multiple_of(one_in) || (!every_window && k % 4 != 0) {
+                        continue;
+                    }
+                    let n = chunk.len() / src.size() * dst.size();
+                    let rb = sp.encode(chunk, &mut b[..n]);
+                    for (tier, tp) in &tps {
                         if !matches!(tier, Tier::Avx2 | Tier::Avx512) && k % 4 != 0 {
                             continue;
                         }
-                        let n = chunk.len() / src.size() * dst.size();
                         let ra = tp.encode(chunk, &mut a[..n]);
-                        let rb = sp.encode(chunk, &mut b[..n]);
                         assert_eq!(ra, rb, "{src}->{dst} {r} {oor:?} {tier} chunk {k}");
                         if ra.is_ok() {
                             assert!(
