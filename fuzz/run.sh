@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every fuzz target for SECONDS each (default 600): bash fuzz/run.sh [SECONDS] [TARGET...]
-# Needs the nightly toolchain and cargo-fuzz (installed here if missing).
+# Needs the nightly toolchain and cargo-fuzz (installed here if missing). FUZZ_BUILD: extra
+# cargo-fuzz build flags (CI's smoke run passes --dev).
 set -euo pipefail
 cd "$(dirname "$0")"
 secs="${1:-600}"
@@ -14,6 +15,7 @@ for t in "${targets[@]}"; do
   # A scratch copy of the committed seeds, so new corpus entries do not pile up in git.
   work="$(mktemp -d)"
   cp -r "corpus/$t/." "$work/"
-  cargo +nightly fuzz run "$t" "$work" -- -max_total_time="$secs" -print_final_stats=1
+  # shellcheck disable=SC2086
+  cargo +nightly fuzz run ${FUZZ_BUILD:-} "$t" "$work" -- -max_total_time="$secs" -print_final_stats=1
   rm -rf "$work"
 done
