@@ -24,6 +24,12 @@ fn vector_tiers() -> Vec<Tier> {
     Tier::available().iter().copied().filter(|&t| t != Tier::Scalar).filter(wanted).collect()
 }
 
+/// The tiers of hand-written x86 kernels (the others run lane programs), which are also
+/// the ones with a streamed path for large calls.
+fn hand_written_x86(t: &Tier) -> bool {
+    matches!(t, Tier::Avx2 | Tier::Avx512)
+}
+
 /// `CAST_VALUE_TEST_SAMPLE=K` (default 1): the two long sweeps below check one window of
 /// `MAX_STEP` elements in K, and the large-call test each case at one output offset. CI's
 /// emulated AVX2 job sets it: there the reference runs about 20 times slower than natively,
@@ -393,7 +399,7 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
                 // lane programs of the other tiers (exhaustively tested on 16-bit sources) get
                 // every 4th window, which keeps the emulated CI jobs short.
                 let (tiers, one_in) = (vector_tiers(), sample());
-                let every_window = tiers.iter().any(|t| matches!(t, Tier::Avx2 | Tier::Avx512));
+                let checks = |t: &Tier, k: usize| hand_written_x86(t) || k.is_multiple_of(4);
                 let sp = plan.clone().with_tier(Tier::Scalar).unwrap();
                 let tps: Vec<(Tier, CastPlan)> =
                     tiers.iter().map(|&t| (t, plan.clone().with_tier(t).unwrap())).collect();
@@ -401,13 +407,13 @@ fn hot_pairs_over_a_sweep_of_the_source_space() {
                 let mut a = vec![0u8; MAX_STEP * dst.size()];
                 let mut b = a.clone();
                 for (k, chunk) in input.chunks(w).enumerate() {
-                    if !k.is_multiple_of(one_in) || (!every_window && k % 4 != 0) {
+                    if !k.is_multiple_of(one_in) || !tiers.iter().any(|t| checks(t, k)) {
                         continue;
                     }
                     let n = chunk.len() / src.size() * dst.size();
                     let rb = sp.encode(chunk, &mut b[..n]);
                     for (tier, tp) in &tps {
-                        if !matches!(tier, Tier::Avx2 | Tier::Avx512) && k % 4 != 0 {
+                        if !checks(tier, k) {
                             continue;
                         }
                         let ra = tp.encode(chunk, &mut a[..n]);
@@ -695,7 +701,7 @@ fn floats_at_integer_range_edges_in_every_mode_and_rule() {
 #[test]
 fn large_calls_match_scalar_at_every_destination_alignment() {
     use DataType as T;
-    let streams = |t: &Tier| matches!(t, Tier::Avx2 | Tier::Avx512);
+    let streams = hand_written_x86;
     let streaming = vector_tiers().iter().any(streams);
     // (source, target, rule, where an out-of-range value sits: 0 none, 1 three quarters of
     // the way in (inside the streamed blocks), 2 three elements before the end (the tail),
