@@ -85,8 +85,9 @@ fn to_bytes(t: T, bits: &[u64]) -> Vec<u8> {
 /// the storage form of DECISIONS §1, and stops at the first failing element.
 #[test]
 fn buffers_agree_with_the_element_reference_for_every_pair() {
-    // Under miri (CI's UB check) every 5th pair, for time.
-    let step = if cfg!(miri) { 23 } else { 1 };
+    // Under miri (CI's UB check) every 53rd pair (13 pairs: every second source type,
+    // each to a different target), for time: 30 pairs took 90 s.
+    let step = if cfg!(miri) { 53 } else { 1 };
     let pairs = ALL_DATA_TYPES.iter().flat_map(|&s| ALL_DATA_TYPES.iter().map(move |&d| (s, d)));
     for (src, dst) in pairs.step_by(step) {
         for oor in [None, Some(OutOfRange::Clamp)] {

@@ -1,0 +1,1 @@
+//! Empty: this package exists for its test targets (see Cargo.toml).
