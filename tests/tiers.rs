@@ -32,10 +32,10 @@ fn hand_written_x86(t: &Tier) -> bool {
 
 /// `CAST_VALUE_TEST_SAMPLE=K` (default 1): the two long sweeps below check one window of
 /// `MAX_STEP` elements in K, and the large-call test each case at one output offset. CI's
-/// emulated AVX2 job sets it: there the reference runs about 20 times slower than natively,
-/// and the job is there to show that dispatch picks `avx2` on a CPU without AVX-512 and that
-/// no AVX-512 instruction leaked into its kernels (the host runs the avx2 tier on every
-/// pattern and offset).
+/// two emulated x86 jobs set it: there the reference runs about 20 times slower than
+/// natively, and they run the host's own test binary, to show what dispatch picks on a CPU
+/// without AVX2 (portable) or without AVX-512 (avx2) and that no newer instruction leaked
+/// into those tiers (the host runs both on every window and offset the tests check).
 fn sample() -> usize {
     std::env::var("CAST_VALUE_TEST_SAMPLE").ok().and_then(|v| v.parse().ok()).filter(|&k| k > 0).unwrap_or(1)
 }
