@@ -762,36 +762,61 @@ pub struct SignRule {
     pub s: u8,
     /// The negative bytes it does not serve, which must go to the scalar reference.
     pub cold: [bool; 256],
+    /// How a negative byte's magnitude is found: its absolute value (int8, two's
+    /// complement), or bit 7 cleared (the float8 types).
+    pub abs: bool,
+    /// int8's -128, whose absolute value is itself: a kernel whose lookup of it gives 0
+    /// (`vpshufb` of a negative index) gets `sym::apply(how, s, 0)`, and XORs this in to
+    /// make its entry (0 where -128 fails: it is flagged, its entry never stored).
+    pub minus128: u8,
 }
 
-/// For a source whose sign is bit 7 (the float8 types but e8m0fnu) and a byte target: a
-/// [`sym`] rule that gives the table's entry for most negative bytes from their magnitude's
-/// entry, and the negative bytes it does not serve (only NaN and -Inf may be among them, e.g.
-/// NaN patterns whose canonical result is positive), if there is one. A float target in a
-/// mode symmetric about zero (nearest-even, towards zero, nearest-away) has one, unless a
+impl SignRule {
+    /// The negative byte whose magnitude is `m` (1..=127 for int8, 0..=127 otherwise; int8's
+    /// 0 has no negative byte, and gives 0 itself).
+    pub fn negative(abs: bool, m: usize) -> usize {
+        if abs {
+            m.wrapping_neg() & 0xff
+        } else {
+            m | 0x80
+        }
+    }
+}
+
+/// For a source whose sign is bit 7 (the float8 types but e8m0fnu; int8, whose magnitudes
+/// are absolute values) and a byte target: a [`sym`] rule that gives the table's entry for
+/// most negative bytes from their magnitude's entry, and the negative bytes it does not
+/// serve (only NaN and -Inf may be among them, e.g. NaN patterns whose canonical result is
+/// positive), if there is one. int8's -128 has no magnitude among 0..=127: kernels fix its
+/// lane up ([`SignRule::minus128`]). A float target in a mode symmetric about zero (nearest-even, towards zero, nearest-away) has one, unless a
 /// scalar_map entry or a range rule breaks the symmetry. A failing negative byte is served
 /// (it is flagged; its entry is never stored); a failing magnitude's stored entry is used
 /// like any other.
 fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
-    if !(dir.from.is_float() && dir.from.format().sign_mask() == 0x80 && dir.to.size() == 1) {
+    let abs = dir.from == crate::DataType::Int8;
+    if !((abs || dir.from.is_float() && dir.from.format().sign_mask() == 0x80) && dir.to.size() == 1) {
         return None;
     }
+    let neg = |m: usize| SignRule::negative(abs, m);
     let fail = |x: usize| lut.fails.get(x).copied().unwrap_or(true);
     let entry = |x: usize| lut.plane_byte(0, x);
-    let serves = |(how, s): (u8, u8), x: usize| fail(x | 0x80) || sym::apply(how, s, entry(x)) == entry(x | 0x80);
+    // int8's 0 has no negative byte: nothing to serve.
+    let serves =
+        |(how, s): (u8, u8), x: usize| abs && x == 0 || fail(neg(x)) || sym::apply(how, s, entry(x)) == entry(neg(x));
     // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO.
-    let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(x | 0x80));
+    let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(neg(x)));
     let rules = flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]);
     // Only negative bytes are looked up through another byte's entry: a pair the rule does
     // not serve makes its negative byte cold (a failing byte is flagged anyway), if that is
     // a special value, not data (NaN, -Inf).
-    let special = |x: usize| !matches!(dir.from.decode_bits(x as u64 | 0x80), crate::Decoded::Finite { .. });
+    let special = |x: usize| !abs && !matches!(dir.from.decode_bits(x as u64 | 0x80), crate::Decoded::Finite { .. });
     let (how, s) = rules.into_iter().find(|&r| (0..0x80).all(|x| serves(r, x) || special(x)))?;
     let mut cold = [false; 256];
     for x in (0..0x80).filter(|&x| !serves((how, s), x)) {
-        *cold.get_mut(x | 0x80)? = true;
+        *cold.get_mut(neg(x))? = true;
     }
-    Some(SignRule { how, s, cold })
+    let minus128 = if abs && !fail(0x80) { entry(0x80) ^ sym::apply(how, s, 0) } else { 0 };
+    Some(SignRule { how, s, cold, abs, minus128 })
 }
 
 fn load_dyn(b: &[u8]) -> u64 {

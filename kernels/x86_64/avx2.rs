@@ -244,10 +244,12 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                     let rule = lut.sign_rule();
                     // The sign rule's cold bytes need the bitmap test.
                     let how = rule.map_or(sym::NONE, |r| r.how);
+                    let abs = rule_abs(lut, how);
+                    let rows = ShuffleRows::of(lut, how, true).most();
                     if lut.any_fail() || rule.is_some_and(|r| r.cold.contains(&true)) {
-                        pick_shuffle::<true>(how)
+                        pick_shuffle::<true>(how, abs, rows)
                     } else {
-                        pick_shuffle::<false>(how)
+                        pick_shuffle::<false>(how, abs, rows)
                     }
                 }
                 2 => lut_gather::<2>,
@@ -416,14 +418,31 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
     }
 }
 
-/// [`lut_shuffle`] with the table's [`sym`] rule `how`; `FAILS`: some bytes go cold.
-fn pick_shuffle<const FAILS: bool>(how: u8) -> KernelFn {
-    match how {
-        sym::NONE => lut_shuffle::<FAILS, { sym::NONE }> as KernelFn,
-        sym::XOR => lut_shuffle::<FAILS, { sym::XOR }>,
-        sym::XOR_NZ => lut_shuffle::<FAILS, { sym::XOR_NZ }>,
-        sym::NEG => lut_shuffle::<FAILS, { sym::NEG }>,
-        _ => lut_shuffle::<FAILS, { sym::ZERO }>,
+/// [`lut_shuffle`] with the table's [`sym`] rule `how` (by absolute value: `abs`) and room
+/// for `rows` rows per half ([`ShuffleRows`]); `FAILS`: some bytes go cold. More than four
+/// rows take the uncompacted layout (`K` = 8), whose row offsets are constants: with eight
+/// compacted rows their offsets spilled, and the kernel ran slower than without compaction.
+fn pick_shuffle<const FAILS: bool>(how: u8, abs: bool, rows: usize) -> KernelFn {
+    match rows {
+        0 | 1 => pick_shuffle_k::<FAILS, 1>(how, abs),
+        2 => pick_shuffle_k::<FAILS, 2>(how, abs),
+        3 | 4 => pick_shuffle_k::<FAILS, 4>(how, abs),
+        _ => pick_shuffle_k::<FAILS, 8>(how, abs),
+    }
+}
+
+/// [`pick_shuffle`] for `K` rows per half.
+fn pick_shuffle_k<const FAILS: bool, const K: usize>(how: u8, abs: bool) -> KernelFn {
+    match (how, abs) {
+        (sym::NONE, _) => lut_shuffle::<FAILS, { sym::NONE }, false, K> as KernelFn,
+        (sym::XOR, false) => lut_shuffle::<FAILS, { sym::XOR }, false, K>,
+        (sym::XOR_NZ, false) => lut_shuffle::<FAILS, { sym::XOR_NZ }, false, K>,
+        (sym::NEG, false) => lut_shuffle::<FAILS, { sym::NEG }, false, K>,
+        (_, false) => lut_shuffle::<FAILS, { sym::ZERO }, false, K>,
+        (sym::XOR, true) => lut_shuffle::<FAILS, { sym::XOR }, true, K>,
+        (sym::XOR_NZ, true) => lut_shuffle::<FAILS, { sym::XOR_NZ }, true, K>,
+        (sym::NEG, true) => lut_shuffle::<FAILS, { sym::NEG }, true, K>,
+        (_, true) => lut_shuffle::<FAILS, { sym::ZERO }, true, K>,
     }
 }
 
@@ -2725,26 +2744,104 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
     })
 }
 
-// Sources of 8 bits or less to byte targets: the 256-entry table as sixteen 16-byte rows,
-// looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see `half`;
-// measured faster than a blend tree on the high nibble). With a [`sym`] rule `SYM`
-// ([`lanes::Lut::sign_rule`]): the lower half's eight rows only, looked up by the magnitude, and the
-// negative lanes' entries derived in one to four ops. Failing bytes, if the table has any, from a 256-bit bitmap: byte `x >> 3` of
-// it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
-entry!(lut_shuffle<const FAILS: bool, const SYM: u8>, lut_shuffle_body);
+/// Whether the table's rule for `how` takes int8 magnitudes by absolute value.
+fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
+    how != sym::NONE && lut.sign_rule().is_some_and(|r| r.abs)
+}
+
+/// The 256-entry byte table of [`lut_shuffle`] as 16-byte rows, per half (entries 0-127 and
+/// 128-255; with a [`sym`] rule only the first half, looked up by the magnitude): the first
+/// row, then each row that differs from the one before it, as its XOR with that row, with
+/// the first entry it holds. Most tables have long runs of equal rows (every value past a
+/// target's range fails or clamps alike; small magnitudes all round to zero), and a run
+/// costs no lookups. An entry that goes cold anyway takes the value above it, so it does
+/// not start a row.
+/// Uncompacted (`compact` false), every row is kept, the row starting at entry 16 k in slot k.
+struct ShuffleRows {
+    /// Per half: (XOR with the previous row, first entry's index within the half).
+    rows: [[([u8; 16], u8); 8]; 2],
+    /// Rows used per half.
+    len: [usize; 2],
+}
+
+impl ShuffleRows {
+    fn of(lut: &lanes::Lut, how: u8, compact: bool) -> ShuffleRows {
+        let rule = lut.sign_rule().filter(|r| how != sym::NONE && r.how == how);
+        let cold = |i: usize| {
+            let unserved = match rule {
+                Some(r) => r.cold.get(i).copied().unwrap_or(true),
+                None => how != sym::NONE,
+            };
+            lut.fails().get(i).copied().unwrap_or(true) || unserved
+        };
+        // With a rule, a magnitude's entry serves its negative byte too (but with ZERO).
+        let free = |i: usize| match (how, rule) {
+            (sym::NONE | sym::ZERO, _) | (_, None) => cold(i),
+            (_, Some(r)) => cold(i) && cold(lanes::SignRule::negative(r.abs, i)),
+        };
+        let mut out = ShuffleRows { rows: [[([0; 16], 0); 8]; 2], len: [0; 2] };
+        for (h, (rows, len)) in out.rows.iter_mut().zip(out.len.iter_mut()).enumerate() {
+            let mut above = [0u8; 16];
+            for r in 0..8 {
+                let base = 128 * h + 16 * r;
+                let mut row = above;
+                for (j, v) in row.iter_mut().enumerate() {
+                    if r == 0 || !free(base + j) {
+                        *v = lut.plane_byte(0, base + j);
+                    }
+                }
+                let mut delta = row;
+                for (d, a) in delta.iter_mut().zip(above) {
+                    *d ^= a;
+                }
+                if r == 0 || delta != [0; 16] || !compact {
+                    if let Some(slot) = rows.get_mut(*len) {
+                        *slot = (delta, 16 * r as u8);
+                        *len += 1;
+                    }
+                }
+                above = row;
+            }
+        }
+        if how != sym::NONE {
+            out.len[1] = 0;
+        }
+        out
+    }
+
+    /// The larger half's row count.
+    fn most(&self) -> usize {
+        self.len[0].max(self.len[1])
+    }
+}
+
+// Sources of 8 bits or less to byte targets: the table's rows ([`ShuffleRows`], at most `K`
+// per half) looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see
+// `half`; measured faster than a blend tree on the high nibble). With a [`sym`] rule
+// `SYM` ([`lanes::Lut::sign_rule`]): the lower half only, looked up by the magnitude (bit 7
+// cleared; with `ABS`, int8's absolute value: -128's is itself, negative, so it looks up
+// nothing and gets its entry by [`lanes::SignRule::minus128`]), and the negative lanes'
+// entries derived in one to four ops. Failing bytes, if the table has any,
+// from a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit
+// `x & 7`. 32 elements per step.
+entry!(lut_shuffle<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_shuffle_body<const FAILS: bool, const SYM: u8>(
+fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    // Row h: entries 16h..16h+16 (their low byte); the bitmap's 32 bytes as two rows.
-    let values = table_rows::<16>(|i| lut.plane_byte(0, i));
+    let table = ShuffleRows::of(lut, SYM, K < 8);
+    if table.most() > K || rule_abs(lut, SYM) != ABS {
+        // Not the kernel `select` picked for this table.
+        return lanes::cold(dir, src, dst, 0);
+    }
     // With a `SYM` rule, the bytes it does not serve are cold too (all of them if there were
     // no rule: the plan picked this kernel for it).
     let rule = lut.sign_rule().filter(|_| SYM != sym::NONE);
     let flip = rule.map_or(0, |r| r.s);
+    let minus128 = _mm256_set1_epi8(rule.map_or(0, |r| r.minus128) as i8);
     let cold = |i: usize| {
         let unserved = match rule {
             Some(r) => r.cold.get(i).copied().unwrap_or(true),
@@ -2763,34 +2860,36 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8>(
         let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7)));
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit)) as u32
     };
-    // Row h as the XOR of rows h and h - 1 within each half (rows 0-7, 8-15), so that XOR-ing
-    // the lookups of rows 0..=k of a half gives row k.
-    let deltas: [__m256i; 16] = core::array::from_fn(|h| {
-        let row = |h: usize| values.get(h).copied().unwrap_or(_mm256_setzero_si256());
-        if h % 8 == 0 {
-            row(h)
-        } else {
-            _mm256_xor_si256(row(h), row(h - 1))
-        }
-    });
-    let steps: [__m256i; 8] = core::array::from_fn(|k| _mm256_set1_epi8(16 * k as i8));
-    // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that the
-    // other half's lanes are negative. Row k of it looks up index - 16 k (signed,
-    // saturating): the low nibble stays, and `vpshufb` gives 0 where that is negative, i.e.
-    // for the rows above the lane's row and every row of the other half; the lanes of row r
-    // get the XOR of deltas 0..=r, which is row r.
-    let half = |i: __m256i, d: &[__m256i]| {
-        d.iter().zip(steps.iter()).fold(_mm256_setzero_si256(), |acc, (&row, &k)| {
-            _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, k)))
+    // Per half, each row's XOR with the row before it and the index where it starts (unused
+    // slots: zero rows, which add nothing).
+    let zero = _mm256_setzero_si256();
+    let load = |h: usize| -> [(__m256i, __m256i); K] {
+        core::array::from_fn(|k| match (table.rows.get(h).and_then(|r| r.get(k)), table.len.get(h)) {
+            (Some((d, at)), Some(&len)) if k < len => {
+                // SAFETY: `d` holds the 16 bytes read.
+                let d = unsafe { _mm_loadu_si128(d.as_ptr().cast()) };
+                // Uncompacted, row k starts at 16 k: a constant once the fold is unrolled.
+                let at = if K == 8 { 16 * k as u8 } else { *at };
+                (_mm256_set_m128i(d, d), _mm256_set1_epi8(at as i8))
+            }
+            _ => (zero, zero),
         })
     };
-    let (low, high) = deltas.split_at(8);
+    let (low, high) = (load(0), load(1));
+    // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that the
+    // other half's lanes are negative. A row that starts at entry a looks up index - a
+    // (signed, saturating): the low nibble stays, and `vpshufb` gives 0 where that is
+    // negative, i.e. for the rows above the lane's row and every row of the other half; a
+    // lane gets the XOR of the rows up to its own, which is its row.
+    let half = |i: __m256i, d: &[(__m256i, __m256i); K]| {
+        d.iter().fold(zero, |acc, &(row, at)| _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, at))))
+    };
     let flip = _mm256_set1_epi8(flip as i8);
-    let zero = _mm256_setzero_si256();
     let pick = |x: __m256i| {
         let negative = _mm256_cmpgt_epi8(zero, x);
-        let t = half(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), low);
-        match SYM {
+        let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
+        let t = half(magnitude, &low);
+        let v = match SYM {
             sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
             sym::XOR_NZ => {
                 let flip = _mm256_andnot_si256(_mm256_cmpeq_epi8(t, zero), _mm256_and_si256(negative, flip));
@@ -2799,7 +2898,13 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8>(
             // (t ^ -1) - -1 = -t on the negative lanes.
             sym::NEG => _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative),
             sym::ZERO => _mm256_andnot_si256(negative, t),
-            _ => _mm256_xor_si256(half(x, low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), high)),
+            _ => _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high)),
+        };
+        if ABS && SYM != sym::NONE {
+            // -128 looked up nothing (t = 0): XOR in what makes its entry.
+            _mm256_xor_si256(v, _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(-128)), minus128))
+        } else {
+            v
         }
     };
     const N: usize = 32;
