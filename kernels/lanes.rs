@@ -740,6 +740,11 @@ pub mod sym {
     /// 0: unsigned targets (negative values fail or clamp to 0) and float8_e8m0fnu with
     /// clamp (its least code is 0).
     pub const ZERO: u8 = 4;
+    /// `-t` wrapped to the target's N bits, `s` = 2^N - 1: uint2/uint4 with wrap.
+    pub const NEG_WRAP_U: u8 = 5;
+    /// `-t` wrapped to N bits and sign-extended, `s` = 2^N - 1: int2/int4 with wrap, where
+    /// plain negation fails at -2^(N-1) (it wraps to itself).
+    pub const NEG_WRAP_S: u8 = 6;
 
     /// The entry of a negative byte under `how`, from its magnitude's entry `t`.
     pub fn apply(how: u8, s: u8, t: u8) -> u8 {
@@ -748,6 +753,11 @@ pub mod sym {
             XOR_NZ if t == 0 => 0,
             XOR_NZ => t ^ s,
             NEG => t.wrapping_neg(),
+            NEG_WRAP_U => t.wrapping_neg() & s,
+            NEG_WRAP_S => {
+                let m = (s >> 1) + 1;
+                ((t.wrapping_neg() & s) ^ m).wrapping_sub(m)
+            }
             _ => 0,
         }
     }
@@ -758,7 +768,7 @@ pub mod sym {
 pub struct SignRule {
     /// The rule ([`sym`]).
     pub how: u8,
-    /// Its byte (for the XOR rules).
+    /// Its byte: the XOR rules' flip, the wrapped negations' target mask.
     pub s: u8,
     /// The negative bytes it does not serve, which must go to the scalar reference.
     pub cold: [bool; 256],
@@ -805,7 +815,14 @@ fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
         |(how, s): (u8, u8), x: usize| abs && x == 0 || fail(neg(x)) || sym::apply(how, s, entry(x)) == entry(neg(x));
     // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO.
     let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(neg(x)));
-    let rules = flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]);
+    // Sub-byte integer targets with wrap: negation wrapped to the target's bits.
+    let bits = dir.to.bits();
+    let wrap = (dir.to.is_integer() && bits < 8).then(|| {
+        let how = if dir.to.format().kind == crate::Kind::Signed { sym::NEG_WRAP_S } else { sym::NEG_WRAP_U };
+        (how, ((1u16 << bits) - 1) as u8)
+    });
+    let rules =
+        flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]).chain(wrap);
     // Only negative bytes are looked up through another byte's entry: a pair the rule does
     // not serve makes its negative byte cold (a failing byte is flagged anyway), if that is
     // a special value, not data (NaN, -Inf).

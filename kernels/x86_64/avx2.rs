@@ -245,6 +245,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                     // The sign rule's cold bytes need the bitmap test.
                     let how = rule.map_or(sym::NONE, |r| r.how);
                     let abs = rule_abs(lut, how);
+                    // (int8 sources never go to sub-byte integer targets through a table; the
+                    // wrapped negations have no `ABS` kernel.)
+                    let how = if abs && matches!(how, sym::NEG_WRAP_U | sym::NEG_WRAP_S) { sym::NONE } else { how };
+                    let abs = abs && how != sym::NONE;
                     let rows = ShuffleRows::of(lut, how, true).most();
                     if lut.any_fail() || rule.is_some_and(|r| r.cold.contains(&true)) {
                         pick_shuffle::<true>(how, abs, rows)
@@ -438,6 +442,9 @@ fn pick_shuffle_k<const FAILS: bool, const K: usize>(how: u8, abs: bool) -> Kern
         (sym::XOR, false) => lut_shuffle::<FAILS, { sym::XOR }, false, K>,
         (sym::XOR_NZ, false) => lut_shuffle::<FAILS, { sym::XOR_NZ }, false, K>,
         (sym::NEG, false) => lut_shuffle::<FAILS, { sym::NEG }, false, K>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_U }, false, K>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_S }, false, K>,
+        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<FAILS, { sym::NONE }, false, K>,
         (_, false) => lut_shuffle::<FAILS, { sym::ZERO }, false, K>,
         (sym::XOR, true) => lut_shuffle::<FAILS, { sym::XOR }, true, K>,
         (sym::XOR_NZ, true) => lut_shuffle::<FAILS, { sym::XOR_NZ }, true, K>,
@@ -2884,6 +2891,8 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
     let half = |i: __m256i, d: &[(__m256i, __m256i); K]| {
         d.iter().fold(zero, |acc, &(row, at)| _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, at))))
     };
+    // The wrapped negations' target sign bit (their `flip` is the target's mask).
+    let sign_bit = _mm256_set1_epi8(((flip >> 1) + 1) as i8);
     let flip = _mm256_set1_epi8(flip as i8);
     let pick = |x: __m256i| {
         let negative = _mm256_cmpgt_epi8(zero, x);
@@ -2897,6 +2906,13 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
             }
             // (t ^ -1) - -1 = -t on the negative lanes.
             sym::NEG => _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative),
+            // Negated on the negative lanes, then wrapped to the target's bits on all (a
+            // positive lane's entry is already in range) and, signed, sign-extended.
+            sym::NEG_WRAP_U => _mm256_and_si256(_mm256_sub_epi8(_mm256_xor_si256(t, negative), negative), flip),
+            sym::NEG_WRAP_S => {
+                let n = _mm256_and_si256(_mm256_sub_epi8(_mm256_xor_si256(t, negative), negative), flip);
+                _mm256_sub_epi8(_mm256_xor_si256(n, sign_bit), sign_bit)
+            }
             sym::ZERO => _mm256_andnot_si256(negative, t),
             _ => _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high)),
         };
