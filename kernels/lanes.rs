@@ -798,8 +798,10 @@ impl SignRule {
 /// most negative bytes from their magnitude's entry, and the negative bytes it does not
 /// serve (only NaN and -Inf may be among them, e.g. NaN patterns whose canonical result is
 /// positive), if there is one. int8's -128 has no magnitude among 0..=127: kernels fix its
-/// lane up ([`SignRule::minus128`]). A float target in a mode symmetric about zero (nearest-even, towards zero, nearest-away) has one, unless a
-/// scalar_map entry or a range rule breaks the symmetry. A failing negative byte is served
+/// lane up ([`SignRule::minus128`]). A float target in a mode symmetric about zero
+/// (nearest-even, towards zero, nearest-away) has one, unless a scalar_map entry or a range
+/// rule breaks the symmetry; an integer target, the negation (wrapped to the target's bits
+/// for sub-byte targets with wrap) or zero. A failing negative byte is served
 /// (it is flagged; its entry is never stored); a failing magnitude's stored entry is used
 /// like any other.
 fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
@@ -813,9 +815,11 @@ fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
     // int8's 0 has no negative byte: nothing to serve.
     let serves =
         |(how, s): (u8, u8), x: usize| abs && x == 0 || fail(neg(x)) || sym::apply(how, s, entry(x)) == entry(neg(x));
-    // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO.
+    // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO, and for
+    // sub-byte integer targets the wrapped negation.
     let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(neg(x)));
-    // Sub-byte integer targets with wrap: negation wrapped to the target's bits.
+    // Sub-byte integer targets: negation wrapped to the target's bits (what wrap needs,
+    // where plain negation misses -2^(N-1)).
     let bits = dir.to.bits();
     let wrap = (dir.to.is_integer() && bits < 8).then(|| {
         let how = if dir.to.format().kind == crate::Kind::Signed { sym::NEG_WRAP_S } else { sym::NEG_WRAP_U };
