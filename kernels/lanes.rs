@@ -818,10 +818,10 @@ fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
     // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO, and for
     // sub-byte integer targets the wrapped negation.
     let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(neg(x)));
-    // Sub-byte integer targets: negation wrapped to the target's bits (what wrap needs,
-    // where plain negation misses -2^(N-1)).
+    // Sub-byte integer targets of float8 sources: negation wrapped to the target's bits
+    // (what wrap needs, where plain negation misses -2^(N-1)).
     let bits = dir.to.bits();
-    let wrap = (dir.to.is_integer() && bits < 8).then(|| {
+    let wrap = (!abs && dir.to.is_integer() && bits < 8).then(|| {
         let how = if dir.to.format().kind == crate::Kind::Signed { sym::NEG_WRAP_S } else { sym::NEG_WRAP_U };
         (how, ((1u16 << bits) - 1) as u8)
     });

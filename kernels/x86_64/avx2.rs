@@ -245,10 +245,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                     // The sign rule's cold bytes need the bitmap test.
                     let how = rule.map_or(sym::NONE, |r| r.how);
                     let abs = rule_abs(lut, how);
-                    // (int8 sources never go to sub-byte integer targets through a table; the
-                    // wrapped negations have no `ABS` kernel.)
-                    let how = if abs && matches!(how, sym::NEG_WRAP_U | sym::NEG_WRAP_S) { sym::NONE } else { how };
-                    let abs = abs && how != sym::NONE;
                     let rows = ShuffleRows::of(lut, how, true).most();
                     if lut.any_fail() || rule.is_some_and(|r| r.cold.contains(&true)) {
                         pick_shuffle::<true>(how, abs, rows)
@@ -444,6 +440,8 @@ fn pick_shuffle_k<const FAILS: bool, const K: usize>(how: u8, abs: bool) -> Kern
         (sym::NEG, false) => lut_shuffle::<FAILS, { sym::NEG }, false, K>,
         (sym::NEG_WRAP_U, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_U }, false, K>,
         (sym::NEG_WRAP_S, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_S }, false, K>,
+        // (Never: `sign_rule` offers the wrapped negations to float8 sources only; the
+        // whole-table kernel is right for any table.)
         (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<FAILS, { sym::NONE }, false, K>,
         (_, false) => lut_shuffle::<FAILS, { sym::ZERO }, false, K>,
         (sym::XOR, true) => lut_shuffle::<FAILS, { sym::XOR }, true, K>,
@@ -2769,24 +2767,28 @@ struct ShuffleRows {
     rows: [[([u8; 16], u8); 8]; 2],
     /// Rows used per half.
     len: [usize; 2],
+    /// The bytes that go to the reference: failing ones, and those the rule does not serve
+    /// (all of them if the table has no rule `how`).
+    cold: [bool; 256],
 }
 
 impl ShuffleRows {
     fn of(lut: &lanes::Lut, how: u8, compact: bool) -> ShuffleRows {
         let rule = lut.sign_rule().filter(|r| how != sym::NONE && r.how == how);
-        let cold = |i: usize| {
+        let cold_bytes: [bool; 256] = core::array::from_fn(|i| {
             let unserved = match rule {
                 Some(r) => r.cold.get(i).copied().unwrap_or(true),
                 None => how != sym::NONE,
             };
             lut.fails().get(i).copied().unwrap_or(true) || unserved
-        };
+        });
+        let cold = |i: usize| cold_bytes.get(i).copied().unwrap_or(true);
         // With a rule, a magnitude's entry serves its negative byte too (but with ZERO).
         let free = |i: usize| match (how, rule) {
             (sym::NONE | sym::ZERO, _) | (_, None) => cold(i),
             (_, Some(r)) => cold(i) && cold(lanes::SignRule::negative(r.abs, i)),
         };
-        let mut out = ShuffleRows { rows: [[([0; 16], 0); 8]; 2], len: [0; 2] };
+        let mut out = ShuffleRows { rows: [[([0; 16], 0); 8]; 2], len: [0; 2], cold: cold_bytes };
         for (h, (rows, len)) in out.rows.iter_mut().zip(out.len.iter_mut()).enumerate() {
             let mut above = [0u8; 16];
             for r in 0..8 {
@@ -2844,18 +2846,10 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
     }
-    // With a `SYM` rule, the bytes it does not serve are cold too (all of them if there were
-    // no rule: the plan picked this kernel for it).
     let rule = lut.sign_rule().filter(|_| SYM != sym::NONE);
     let flip = rule.map_or(0, |r| r.s);
     let minus128 = _mm256_set1_epi8(rule.map_or(0, |r| r.minus128) as i8);
-    let cold = |i: usize| {
-        let unserved = match rule {
-            Some(r) => r.cold.get(i).copied().unwrap_or(true),
-            None => SYM != sym::NONE,
-        };
-        lut.fails().get(i).copied().unwrap_or(true) || unserved
-    };
+    let cold = |i: usize| table.cold.get(i).copied().unwrap_or(true);
     let bitmap = table_rows::<2>(|j| (0..8).fold(0u8, |b, k| b | (cold(8 * j + k) as u8) << k));
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -2896,6 +2890,8 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
     let flip = _mm256_set1_epi8(flip as i8);
     let pick = |x: __m256i| {
         let negative = _mm256_cmpgt_epi8(zero, x);
+        // (t ^ -1) - -1 = -t on the negative lanes.
+        let negate = |t: __m256i| _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative);
         let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
         let t = half(magnitude, &low);
         let v = match SYM {
@@ -2904,13 +2900,12 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
                 let flip = _mm256_andnot_si256(_mm256_cmpeq_epi8(t, zero), _mm256_and_si256(negative, flip));
                 _mm256_xor_si256(t, flip)
             }
-            // (t ^ -1) - -1 = -t on the negative lanes.
-            sym::NEG => _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative),
+            sym::NEG => negate(t),
             // Negated on the negative lanes, then wrapped to the target's bits on all (a
             // positive lane's entry is already in range) and, signed, sign-extended.
-            sym::NEG_WRAP_U => _mm256_and_si256(_mm256_sub_epi8(_mm256_xor_si256(t, negative), negative), flip),
+            sym::NEG_WRAP_U => _mm256_and_si256(negate(t), flip),
             sym::NEG_WRAP_S => {
-                let n = _mm256_and_si256(_mm256_sub_epi8(_mm256_xor_si256(t, negative), negative), flip);
+                let n = _mm256_and_si256(negate(t), flip);
                 _mm256_sub_epi8(_mm256_xor_si256(n, sign_bit), sign_bit)
             }
             sym::ZERO => _mm256_andnot_si256(negative, t),
