@@ -56,7 +56,16 @@ fn same_as_scalar(plan: &CastPlan, tier: Tier, input: &[u8], what: &str) {
         _ => n,
     };
     let k = upto * dst.size();
-    assert!(got[..k] == want[..k], "{what}: {src}->{dst} on {tier}: outputs differ");
+    if let Some(i) = (0..upto).find(|&i| got[i * dst.size()..][..dst.size()] != want[i * dst.size()..][..dst.size()]) {
+        let el = |b: &[u8], at: usize, size: usize| b[at * size..][..size].to_vec();
+        panic!(
+            "{what}: {src}->{dst} on {tier}: outputs differ first at element {i}: input {:02x?}, scalar {:02x?}, tier {:02x?}",
+            el(input, i, src.size()),
+            el(&want, i, dst.size()),
+            el(&got, i, dst.size())
+        );
+    }
+    let _ = k;
 }
 
 #[test]
