@@ -2834,6 +2834,38 @@ struct ShuffleRows {
     /// The bytes that go to the reference: failing ones, and those the rule does not serve
     /// (all of them if the table has no rule `how`).
     cold: [bool; 256],
+    /// The cold bytes as magnitude thresholds, where they are that ([`ColdTest`]).
+    test: Option<ColdTest>,
+}
+
+/// A set of bytes given by the least cold magnitude (bits 0-6) of each sign, plus 0x80: the
+/// form that float8 tables' cold bytes take (NaN and Inf at the top of each sign's
+/// magnitudes, with the values out of the target's range below them; fnuz's NaN at 0x80),
+/// and integer ones' (unsigned targets: every negative byte). Tested in four or five
+/// vector ops instead of the bitmap's eleven.
+#[derive(Clone, Copy)]
+struct ColdTest {
+    /// The least cold magnitude of the non-negative and of the negative bytes, less one (as
+    /// i8: -1 when all are cold, 127 when none is).
+    below: [i8; 2],
+    /// Whether 0x80 is cold beside the negative threshold (then tested for equality).
+    minus_zero: bool,
+}
+
+impl ColdTest {
+    fn of(cold: &[bool; 256]) -> Option<ColdTest> {
+        let is = |i: usize| cold.get(i).copied().unwrap_or(true);
+        // Per sign: cold exactly from some magnitude up (the negative side may add 0x80).
+        let least = |base: usize, skip_zero: bool| {
+            let from = (0..128).rev().take_while(|&m| is(base + m)).last().unwrap_or(128);
+            let rest_clean = (0..from).all(|m| !is(base + m) || skip_zero && m == 0);
+            rest_clean.then_some(from)
+        };
+        let pos = least(0, false)?;
+        let neg = least(128, true)?;
+        let minus_zero = is(0x80) && neg > 0;
+        Some(ColdTest { below: [(pos as i16 - 1) as i8, (neg as i16 - 1) as i8], minus_zero })
+    }
 }
 
 impl ShuffleRows {
@@ -2852,7 +2884,8 @@ impl ShuffleRows {
             (sym::NONE | sym::ZERO, _) | (_, None) => cold(i),
             (_, Some(r)) => cold(i) && cold(lanes::SignRule::negative(r.abs, i)),
         };
-        let mut out = ShuffleRows { rows: [[([0; 16], 0); 8]; 2], len: [0; 2], cold: cold_bytes };
+        let test = ColdTest::of(&cold_bytes);
+        let mut out = ShuffleRows { rows: [[([0; 16], 0); 8]; 2], len: [0; 2], cold: cold_bytes, test };
         for (h, (rows, len)) in out.rows.iter_mut().zip(out.len.iter_mut()).enumerate() {
             let mut above = [0u8; 16];
             for r in 0..8 {
@@ -2894,9 +2927,9 @@ impl ShuffleRows {
 // `SYM` ([`lanes::Lut::sign_rule`]): the lower half only, looked up by the magnitude (bit 7
 // cleared; with `ABS`, int8's absolute value: -128's is itself, negative, so it looks up
 // nothing and gets its entry by [`lanes::SignRule::minus128`]), and the negative lanes'
-// entries derived in one to four ops. Failing bytes, if the table has any,
-// from a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit
-// `x & 7`. 32 elements per step.
+// entries derived in one to four ops. Failing bytes, if the table has any, by their
+// [`ColdTest`] thresholds where they have that form, else from a 256-bit bitmap: byte
+// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
 entry!(lut_shuffle<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize>(
@@ -2918,7 +2951,32 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
-    let fails = |x: __m256i| {
+    let (below, minus_zero) = table.test.map_or(([0, 0], false), |t| (t.below, t.minus_zero));
+    // Which form of the test, picked per chunk (the same every time): one threshold for
+    // both signs (most float tables), with 0x80 or without, or one per sign.
+    let form = match (below[0] == below[1], minus_zero) {
+        (true, false) => 0,
+        (true, true) => 1,
+        _ => 2,
+    };
+    let (below_pos, below_neg) = (_mm256_set1_epi8(below[0]), _mm256_set1_epi8(below[0] ^ below[1]));
+    let minus_zero = _mm256_set1_epi8(if minus_zero { -128 } else { 0 });
+    let by_threshold = |x: __m256i| {
+        let above = |below: __m256i| _mm256_cmpgt_epi8(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), below);
+        let cold = match form {
+            0 => above(below_pos),
+            1 => _mm256_or_si256(above(below_pos), _mm256_cmpeq_epi8(x, minus_zero)),
+            _ => {
+                let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
+                let below = _mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg));
+                // (Where 0x80 is not cold, `minus_zero` is 0, which is cold only if every
+                // non-negative byte is: a test that then adds nothing.)
+                _mm256_or_si256(above(below), _mm256_cmpeq_epi8(x, minus_zero))
+            }
+        };
+        _mm256_movemask_epi8(cold) as u32
+    };
+    let by_bitmap = |x: __m256i| {
         // Bits 3..6 of x index a half (bit 7 of x picks which half).
         let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(x), _mm256_set1_epi8(0x0f));
         let byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(bitmap[0], idx), _mm256_shuffle_epi8(bitmap[1], idx), x);
@@ -2991,7 +3049,11 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
         // SAFETY: as above.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
         if FAILS {
-            fails(x)
+            if table.test.is_some() {
+                by_threshold(x)
+            } else {
+                by_bitmap(x)
+            }
         } else {
             0
         }
