@@ -55,7 +55,6 @@ fn same_as_scalar(plan: &CastPlan, tier: Tier, input: &[u8], what: &str) {
         Err(CastError::Element(e)) => e.index,
         _ => n,
     };
-    let k = upto * dst.size();
     if let Some(i) = (0..upto).find(|&i| got[i * dst.size()..][..dst.size()] != want[i * dst.size()..][..dst.size()]) {
         let el = |b: &[u8], at: usize, size: usize| b[at * size..][..size].to_vec();
         panic!(
@@ -65,7 +64,6 @@ fn same_as_scalar(plan: &CastPlan, tier: Tier, input: &[u8], what: &str) {
             el(&got, i, dst.size())
         );
     }
-    let _ = k;
 }
 
 #[test]

@@ -2175,8 +2175,8 @@ mod mini {
             // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
             // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
             let codes = if M == mode::NE {
-                // Non-negative, so the signed packs saturate the large ones (NaN, Inf, beyond
-                // the cap) at 2^15 - 1, which stays above 255 once the offset is taken off.
+                // The signed packs saturate large codes at 2^15 - 1 and negative ones (see
+                // above) at -2^15; both stay above 255 once the offset is taken off.
                 let (c0, c1, c2, c3) = (conv_ne(x0), conv_ne(x1), conv_ne(x2), conv_ne(x3));
                 let words = |a, b| _mm256_sub_epi16(_mm256_packs_epi32(a, b), code_off);
                 _mm256_packus_epi16(words(c0, c1), words(c2, c3))
@@ -2858,7 +2858,7 @@ struct ShuffleRows {
 /// A set of bytes given by the least cold magnitude (bits 0-6) of each sign, plus 0x80: the
 /// form that float8 tables' cold bytes take (NaN and Inf at the top of each sign's
 /// magnitudes, with the values out of the target's range below them; fnuz's NaN at 0x80),
-/// and integer ones' (unsigned targets: every negative byte). Tested in four or five
+/// and integer ones' (unsigned targets: every negative byte). Tested in two to seven
 /// vector ops instead of the bitmap's eleven.
 #[derive(Clone, Copy)]
 struct ColdTest {
@@ -2970,11 +2970,12 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
     );
     let (below, minus_zero) = table.test.map_or(([0, 0], false), |t| (t.below, t.minus_zero));
     // Which form of the test, picked per chunk (the same every time): one threshold for
-    // both signs (most float tables), with 0x80 or without, or one per sign.
+    // both signs (most float tables) or one per sign, each with 0x80 or without.
     let form = match (below[0] == below[1], minus_zero) {
         (true, false) => 0,
         (true, true) => 1,
-        _ => 2,
+        (false, false) => 2,
+        (false, true) => 3,
     };
     let (below_pos, below_neg) = (_mm256_set1_epi8(below[0]), _mm256_set1_epi8(below[0] ^ below[1]));
     let minus_zero = _mm256_set1_epi8(if minus_zero { -128 } else { 0 });
@@ -2985,10 +2986,12 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
             1 => _mm256_or_si256(above(below_pos), _mm256_cmpeq_epi8(x, minus_zero)),
             _ => {
                 let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
-                let below = _mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg));
-                // (Where 0x80 is not cold, `minus_zero` is 0, which is cold only if every
-                // non-negative byte is: a test that then adds nothing.)
-                _mm256_or_si256(above(below), _mm256_cmpeq_epi8(x, minus_zero))
+                let c = above(_mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg)));
+                if form == 3 {
+                    _mm256_or_si256(c, _mm256_cmpeq_epi8(x, minus_zero))
+                } else {
+                    c
+                }
             }
         };
         _mm256_movemask_epi8(cold) as u32
