@@ -2125,19 +2125,15 @@ mod mini {
         let threshold = _mm256_set1_epi32((128 - t.bias) << 23);
         let scale = _mm256_castsi256_ps(_mm256_set1_epi32((126 + t.bias + t.man_bits as i32) << 23));
         let (half, ulp) = (1i32 << (sh - 1), (1i32 << sh) - 1);
-        let base = match M {
-            mode::NE => half - 1,
-            mode::NA => half,
-            _ => 0,
-        };
+        // (Nearest-even takes `conv_ne` below.)
+        let base = if M == mode::NA { half } else { 0 };
         let rebias = _mm256_set1_epi32(((t.bias - 127) << 23) + base);
-        let (one, ulp) = (_mm256_set1_epi32(1), _mm256_set1_epi32(ulp));
+        let ulp = _mm256_set1_epi32(ulp);
         let abs_mask = _mm256_set1_epi32(i32::MAX);
         let conv = |x: __m256| {
             let bits = _mm256_castps_si256(x);
             let mag = _mm256_and_si256(bits, abs_mask);
             let inc = match M {
-                mode::NE => _mm256_and_si256(_mm256_srl_epi32(mag, shift), one),
                 mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(bits), ulp),
                 mode::TN => _mm256_and_si256(_mm256_srai_epi32::<31>(bits), ulp),
                 _ => _mm256_setzero_si256(),
