@@ -638,6 +638,9 @@ pub struct Lut {
     tagged: [u32; 256],
     any_fail: bool,
     sign_rule: Option<SignRule>,
+    /// Byte targets: the table as the AVX2 shuffle kernel's rows, found once here.
+    #[cfg(target_arch = "x86_64")]
+    shuffle_rows: Option<crate::kernels::x86_64_byte_rows::ShuffleRows>,
 }
 
 impl Lut {
@@ -691,6 +694,8 @@ impl Lut {
             tagged: [0; 256],
             any_fail: false,
             sign_rule: None,
+            #[cfg(target_arch = "x86_64")]
+            shuffle_rows: None,
         };
         for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
             match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
@@ -712,7 +717,17 @@ impl Lut {
             *t = (v as u32 & 0xffff) | if f { 1 << 31 } else { 0 };
         }
         lut.sign_rule = sign_rule(dir, &lut);
+        #[cfg(target_arch = "x86_64")]
+        if to.size == 1 {
+            lut.shuffle_rows = Some(crate::kernels::x86_64_byte_rows::ShuffleRows::of(&lut));
+        }
         Some(lut)
+    }
+
+    /// Byte targets: the table as the AVX2 shuffle kernel's rows (found when bound).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn shuffle_rows(&self) -> Option<&crate::kernels::x86_64_byte_rows::ShuffleRows> {
+        self.shuffle_rows.as_ref()
     }
 
     /// A rule for the negative bytes' entries, found when the plan was bound ([`sign_rule`]).

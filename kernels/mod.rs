@@ -52,6 +52,10 @@ pub mod x86_64_avx2;
 #[cfg(all(target_arch = "x86_64", cast_value_avx512))]
 #[path = "x86_64/avx512.rs"]
 pub mod x86_64_avx512;
+/// The byte tables of the AVX2 shuffle kernels as `vpshufb` rows, found at bind (x86_64).
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/byte_rows.rs"]
+pub(crate) mod x86_64_byte_rows;
 
 /// The target triple this crate was built for (tests and tools print it with the tier).
 pub const BUILD_TARGET: &str = match option_env!("CAST_VALUE_TARGET") {

@@ -17,6 +17,7 @@
 use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
+use crate::kernels::x86_64_byte_rows::NibbleSums;
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
@@ -251,14 +252,15 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                 1 => {
                     let lut = dir.lut.as_ref()?;
                     let rule = lut.sign_rule();
-                    // The sign rule's cold bytes need the bitmap test.
-                    let how = rule.map_or(sym::NONE, |r| r.how);
+                    let table = lut.shuffle_rows()?;
+                    let how = table.how;
                     let abs = rule_abs(lut, how);
-                    let rows = ShuffleRows::of(lut, how, true).most();
+                    let (rows, sums) = (table.most(), table.sums.is_some());
+                    // The sign rule's cold bytes need the cold test too.
                     if lut.any_fail() || rule.is_some_and(|r| r.cold.contains(&true)) {
-                        pick_shuffle::<true>(how, abs, rows)
+                        pick_shuffle::<true>(how, abs, rows, sums)
                     } else {
-                        pick_shuffle::<false>(how, abs, rows)
+                        pick_shuffle::<false>(how, abs, rows, sums)
                     }
                 }
                 2 => lut_gather::<2>,
@@ -430,35 +432,40 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
 }
 
 /// [`lut_shuffle`] with the table's [`sym`] rule `how` (by absolute value: `abs`) and room
-/// for `rows` rows per half ([`ShuffleRows`]); `FAILS`: some bytes go cold. More than four
+/// for `rows` rows per half ([`ShuffleRows`](crate::kernels::x86_64_byte_rows::ShuffleRows)); `FAILS`: some bytes go cold. More than four
 /// rows take the uncompacted layout (`K` = 8), whose row offsets are constants: with eight
 /// compacted rows their offsets spilled, and the kernel ran slower than without compaction.
-fn pick_shuffle<const FAILS: bool>(how: u8, abs: bool, rows: usize) -> KernelFn {
-    match rows {
-        0 | 1 => pick_shuffle_k::<FAILS, 1>(how, abs),
-        2 => pick_shuffle_k::<FAILS, 2>(how, abs),
-        3 | 4 => pick_shuffle_k::<FAILS, 4>(how, abs),
-        _ => pick_shuffle_k::<FAILS, 8>(how, abs),
+/// With `sums`, the rows are what remains of the table less its [`NibbleSums`].
+fn pick_shuffle<const FAILS: bool>(how: u8, abs: bool, rows: usize, sums: bool) -> KernelFn {
+    match (rows, sums) {
+        (0, true) => pick_shuffle_k::<FAILS, 0, true>(how, abs),
+        (1, true) => pick_shuffle_k::<FAILS, 1, true>(how, abs),
+        (2, true) => pick_shuffle_k::<FAILS, 2, true>(how, abs),
+        (_, true) => pick_shuffle_k::<FAILS, 4, true>(how, abs),
+        (0 | 1, false) => pick_shuffle_k::<FAILS, 1, false>(how, abs),
+        (2, false) => pick_shuffle_k::<FAILS, 2, false>(how, abs),
+        (3 | 4, false) => pick_shuffle_k::<FAILS, 4, false>(how, abs),
+        _ => pick_shuffle_k::<FAILS, 8, false>(how, abs),
     }
 }
 
-/// [`pick_shuffle`] for `K` rows per half.
-fn pick_shuffle_k<const FAILS: bool, const K: usize>(how: u8, abs: bool) -> KernelFn {
+/// [`pick_shuffle`] for `K` rows per half, with [`NibbleSums`] or without.
+fn pick_shuffle_k<const FAILS: bool, const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
     match (how, abs) {
-        (sym::NONE, _) => lut_shuffle::<FAILS, { sym::NONE }, false, K> as KernelFn,
-        (sym::XOR, false) => lut_shuffle::<FAILS, { sym::XOR }, false, K>,
-        (sym::XOR_NZ, false) => lut_shuffle::<FAILS, { sym::XOR_NZ }, false, K>,
-        (sym::NEG, false) => lut_shuffle::<FAILS, { sym::NEG }, false, K>,
-        (sym::NEG_WRAP_U, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_U }, false, K>,
-        (sym::NEG_WRAP_S, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_S }, false, K>,
+        (sym::NONE, _) => lut_shuffle::<FAILS, { sym::NONE }, false, K, SUMS> as KernelFn,
+        (sym::XOR, false) => lut_shuffle::<FAILS, { sym::XOR }, false, K, SUMS>,
+        (sym::XOR_NZ, false) => lut_shuffle::<FAILS, { sym::XOR_NZ }, false, K, SUMS>,
+        (sym::NEG, false) => lut_shuffle::<FAILS, { sym::NEG }, false, K, SUMS>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_U }, false, K, SUMS>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_S }, false, K, SUMS>,
         // (Never: `sign_rule` offers the wrapped negations to float8 sources only; the
         // whole-table kernel is right for any table.)
-        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<FAILS, { sym::NONE }, false, K>,
-        (_, false) => lut_shuffle::<FAILS, { sym::ZERO }, false, K>,
-        (sym::XOR, true) => lut_shuffle::<FAILS, { sym::XOR }, true, K>,
-        (sym::XOR_NZ, true) => lut_shuffle::<FAILS, { sym::XOR_NZ }, true, K>,
-        (sym::NEG, true) => lut_shuffle::<FAILS, { sym::NEG }, true, K>,
-        (_, true) => lut_shuffle::<FAILS, { sym::ZERO }, true, K>,
+        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<FAILS, { sym::NONE }, false, K, SUMS>,
+        (_, false) => lut_shuffle::<FAILS, { sym::ZERO }, false, K, SUMS>,
+        (sym::XOR, true) => lut_shuffle::<FAILS, { sym::XOR }, true, K, SUMS>,
+        (sym::XOR_NZ, true) => lut_shuffle::<FAILS, { sym::XOR_NZ }, true, K, SUMS>,
+        (sym::NEG, true) => lut_shuffle::<FAILS, { sym::NEG }, true, K, SUMS>,
+        (_, true) => lut_shuffle::<FAILS, { sym::ZERO }, true, K, SUMS>,
     }
 }
 
@@ -2831,128 +2838,29 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
     how != sym::NONE && lut.sign_rule().is_some_and(|r| r.abs)
 }
 
-/// The 256-entry byte table of [`lut_shuffle`] as 16-byte rows, per half (entries 0-127 and
-/// 128-255; with a [`sym`] rule only the first half, looked up by the magnitude): the first
-/// row, then each row that differs from the one before it, as its XOR with that row, with
-/// the first entry it holds. Most tables have long runs of equal rows (every value past a
-/// target's range fails or clamps alike; small magnitudes all round to zero), and a run
-/// costs no lookups. An entry that goes cold anyway takes the value above it, so it does
-/// not start a row.
-/// Uncompacted (`compact` false), every row is kept, the row starting at entry 16 k in slot k.
-struct ShuffleRows {
-    /// Per half: (XOR with the previous row, first entry's index within the half).
-    rows: [[([u8; 16], u8); 8]; 2],
-    /// Rows used per half.
-    len: [usize; 2],
-    /// The bytes that go to the reference: failing ones, and those the rule does not serve
-    /// (all of them if the table has no rule `how`).
-    cold: [bool; 256],
-    /// The cold bytes as magnitude thresholds, where they are that ([`ColdTest`]).
-    test: Option<ColdTest>,
-}
-
-/// A set of bytes given by the least cold magnitude (bits 0-6) of each sign, plus 0x80: the
-/// form that float8 tables' cold bytes take (NaN and Inf at the top of each sign's
-/// magnitudes, with the values out of the target's range below them; fnuz's NaN at 0x80),
-/// and integer ones' (unsigned targets: every negative byte). Tested in two to seven
-/// vector ops instead of the bitmap's eleven.
-#[derive(Clone, Copy)]
-struct ColdTest {
-    /// The least cold magnitude of the non-negative and of the negative bytes, less one (as
-    /// i8: -1 when all are cold, 127 when none is).
-    below: [i8; 2],
-    /// Whether 0x80 is cold beside the negative threshold (then tested for equality).
-    minus_zero: bool,
-}
-
-impl ColdTest {
-    fn of(cold: &[bool; 256]) -> Option<ColdTest> {
-        let is = |i: usize| cold.get(i).copied().unwrap_or(true);
-        // Per sign: cold exactly from some magnitude up (the negative side may add 0x80).
-        let least = |base: usize, skip_zero: bool| {
-            let from = (0..128).rev().take_while(|&m| is(base + m)).last().unwrap_or(128);
-            let rest_clean = (0..from).all(|m| !is(base + m) || skip_zero && m == 0);
-            rest_clean.then_some(from)
-        };
-        let pos = least(0, false)?;
-        let neg = least(128, true)?;
-        let minus_zero = is(0x80) && neg > 0;
-        Some(ColdTest { below: [(pos as i16 - 1) as i8, (neg as i16 - 1) as i8], minus_zero })
-    }
-}
-
-impl ShuffleRows {
-    fn of(lut: &lanes::Lut, how: u8, compact: bool) -> ShuffleRows {
-        let rule = lut.sign_rule().filter(|r| how != sym::NONE && r.how == how);
-        let cold_bytes: [bool; 256] = core::array::from_fn(|i| {
-            let unserved = match rule {
-                Some(r) => r.cold.get(i).copied().unwrap_or(true),
-                None => how != sym::NONE,
-            };
-            lut.fails().get(i).copied().unwrap_or(true) || unserved
-        });
-        let cold = |i: usize| cold_bytes.get(i).copied().unwrap_or(true);
-        // With a rule, a magnitude's entry serves its negative byte too (but with ZERO).
-        let free = |i: usize| match (how, rule) {
-            (sym::NONE | sym::ZERO, _) | (_, None) => cold(i),
-            (_, Some(r)) => cold(i) && cold(lanes::SignRule::negative(r.abs, i)),
-        };
-        let test = ColdTest::of(&cold_bytes);
-        let mut out = ShuffleRows { rows: [[([0; 16], 0); 8]; 2], len: [0; 2], cold: cold_bytes, test };
-        for (h, (rows, len)) in out.rows.iter_mut().zip(out.len.iter_mut()).enumerate() {
-            let mut above = [0u8; 16];
-            for r in 0..8 {
-                let base = 128 * h + 16 * r;
-                let mut row = above;
-                for (j, v) in row.iter_mut().enumerate() {
-                    if r == 0 || !free(base + j) {
-                        *v = lut.plane_byte(0, base + j);
-                    }
-                }
-                let mut delta = row;
-                for (d, a) in delta.iter_mut().zip(above) {
-                    *d ^= a;
-                }
-                if r == 0 || delta != [0; 16] || !compact {
-                    if let Some(slot) = rows.get_mut(*len) {
-                        *slot = (delta, 16 * r as u8);
-                        *len += 1;
-                    }
-                }
-                above = row;
-            }
-        }
-        if how != sym::NONE {
-            out.len[1] = 0;
-        }
-        out
-    }
-
-    /// The larger half's row count.
-    fn most(&self) -> usize {
-        self.len[0].max(self.len[1])
-    }
-}
-
-// Sources of 8 bits or less to byte targets: the table's rows ([`ShuffleRows`], at most `K`
+// Sources of 8 bits or less to byte targets: the table's rows (`ShuffleRows`, at most `K`
 // per half) looked up by the low nibble (`vpshufb`) and combined by XOR without blends (see
 // `half`; measured faster than a blend tree on the high nibble). With a [`sym`] rule
 // `SYM` ([`lanes::Lut::sign_rule`]): the lower half only, looked up by the magnitude (bit 7
 // cleared; with `ABS`, int8's absolute value: -128's is itself, negative, so it looks up
 // nothing and gets its entry by [`lanes::SignRule::minus128`]), and the negative lanes'
 // entries derived in one to four ops. Failing bytes, if the table has any, by their
-// [`ColdTest`] thresholds where they have that form, else from a 256-bit bitmap: byte
-// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. 32 elements per step.
-entry!(lut_shuffle<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize>, lut_shuffle_body);
+// `ColdTest` thresholds where they have that form, else from a 256-bit bitmap: byte
+// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. With `SUMS` the rows
+// are what the table's [`NibbleSums`] leave, and their two lookups are added. The rows were
+// found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements per step.
+entry!(lut_shuffle<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize>(
+fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    let table = ShuffleRows::of(lut, SYM, K < 8);
-    if table.most() > K || rule_abs(lut, SYM) != ABS {
+    let Some((lut, table)) = dir.lut.as_ref().and_then(|l| Some((l, l.shuffle_rows()?))) else {
+        return lanes::cold(dir, src, dst, 0);
+    };
+    let fits = table.how == SYM && table.most() <= K && table.uncompacted == (K == 8);
+    if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
     }
@@ -3015,6 +2923,20 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
         })
     };
     let (low, high) = (load(0), load(1));
+    let sums = table.sums.unwrap_or(NibbleSums { high: [0; 16], low: [0; 16] });
+    // SAFETY: each array holds the 16 bytes read.
+    let (sum_high, sum_low) =
+        unsafe { (_mm_loadu_si128(sums.high.as_ptr().cast()), _mm_loadu_si128(sums.low.as_ptr().cast())) };
+    let (sum_high, sum_low) = (_mm256_set_m128i(sum_high, sum_high), _mm256_set_m128i(sum_low, sum_low));
+    // With SUMS, the lookups of `rest` plus the nibbles' entries (`i` below 128).
+    let add_sums = |t: __m256i, i: __m256i| {
+        if SUMS {
+            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(i), _mm256_set1_epi8(0x0f));
+            _mm256_add_epi8(_mm256_add_epi8(t, _mm256_shuffle_epi8(sum_low, i)), _mm256_shuffle_epi8(sum_high, hi))
+        } else {
+            t
+        }
+    };
     // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that the
     // other half's lanes are negative. A row that starts at entry a looks up index - a
     // (signed, saturating): the low nibble stays, and `vpshufb` gives 0 where that is
@@ -3031,7 +2953,7 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
         // (t ^ -1) - -1 = -t on the negative lanes.
         let negate = |t: __m256i| _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative);
         let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
-        let t = half(magnitude, &low);
+        let t = add_sums(half(magnitude, &low), magnitude);
         let v = match SYM {
             sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
             sym::XOR_NZ => {
@@ -3047,7 +2969,17 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
                 _mm256_sub_epi8(_mm256_xor_si256(n, sign_bit), sign_bit)
             }
             sym::ZERO => _mm256_andnot_si256(negative, t),
-            _ => _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high)),
+            _ => {
+                let t = _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high));
+                if SUMS {
+                    // Bit 7 indexes the high entry, not the low one.
+                    let lo = _mm256_shuffle_epi8(sum_low, _mm256_and_si256(x, _mm256_set1_epi8(0x7f)));
+                    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), _mm256_set1_epi8(0x0f));
+                    _mm256_add_epi8(_mm256_add_epi8(t, lo), _mm256_shuffle_epi8(sum_high, hi))
+                } else {
+                    t
+                }
+            }
         };
         if ABS && SYM != sym::NONE {
             // -128 looked up nothing (t = 0): XOR in what makes its entry.

@@ -1,0 +1,225 @@
+//! The byte tables of the x86 shuffle kernels (`lut_shuffle`) as `vpshufb` rows, found
+//! once when a plan is bound (a [`Lut`] holds them): which rows a table needs, whether it is
+//! mostly a sum of two nibble tables, and which bytes go cold.
+
+use crate::kernels::lanes::{self, sym, Lut};
+
+/// The 256-entry byte table of `lut_shuffle` as 16-byte rows, per half (entries 0-127 and
+/// 128-255; with a [`sym`] rule only the first half, looked up by the magnitude): each row
+/// that differs from the one before it (the first, from zeros), as its XOR with that row,
+/// with the first entry it holds. Most tables have long runs of equal rows (every value past a
+/// target's range fails or clamps alike; small magnitudes all round to zero), and a run
+/// costs no lookups. An entry that goes cold anyway takes the value above it, so it does
+/// not start a row.
+#[derive(Clone, Debug)]
+pub(crate) struct ShuffleRows {
+    /// The [`sym`] rule the rows are for (the table's own, or none).
+    pub how: u8,
+    /// Whether every row is kept, the row starting at entry 16 k in slot k (more than four
+    /// rows per half, no [`NibbleSums`]).
+    pub uncompacted: bool,
+    /// Per half: (XOR with the previous row, first entry's index within the half).
+    pub rows: [[([u8; 16], u8); 8]; 2],
+    /// Rows used per half.
+    pub len: [usize; 2],
+    /// The bytes that go to the reference: failing ones, and those the rule does not serve
+    /// (all of them if the table has no rule `how`).
+    pub cold: [bool; 256],
+    /// The cold bytes as magnitude thresholds, where they are that ([`ColdTest`]).
+    pub test: Option<ColdTest>,
+    /// Where the table is mostly a sum of a high-nibble and a low-nibble entry: those two
+    /// 16-entry tables, and `rows` then holds what remains (see [`NibbleSums`]).
+    pub sums: Option<NibbleSums>,
+}
+
+/// The rows of a byte table, per half, as [`ShuffleRows::rows`] and their count.
+pub(crate) type Rows = ([[([u8; 16], u8); 8]; 2], [usize; 2]);
+
+/// A byte table `t` written as `high[x >> 4] + low[x & 15] + rest[x]` (wrapping), with
+/// `rest` mostly zero: float8 -> float8 tables are sums like that wherever both values are
+/// normal (the code is the exponent's part plus the mantissa's, rounding's carry included),
+/// and rows that differ by a constant (clamped or underflowed runs) give equal rows of
+/// `rest`, which cost nothing. Two lookups and two additions replace five to eight rows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NibbleSums {
+    /// By the high nibble (bit 7 included).
+    pub high: [u8; 16],
+    /// By the low nibble.
+    pub low: [u8; 16],
+}
+
+/// The lookups (three ops per row) of `rows` rows with or without [`NibbleSums`] (six ops:
+/// the high nibble, two lookups, two additions), as the kernel that runs them rounds up.
+fn lookup_ops(rows: usize, sums: bool) -> usize {
+    let k = match rows {
+        0..=2 => rows,
+        3 | 4 => 4,
+        _ => 8,
+    };
+    3 * k + if sums { 6 } else { 0 }
+}
+
+/// [`NibbleSums`] whose low table is row `g` of `entries`: each row's high entry makes its
+/// remainder the row above's where it can (free), else zero (one row), else leaves it.
+fn nibble_sums(entries: &[u8; 256], free: &[bool; 256], g: usize, halves: usize) -> NibbleSums {
+    let at = |i: usize| entries.get(i).copied().unwrap_or(0);
+    let low: [u8; 16] = core::array::from_fn(|j| at(16 * g + j));
+    let mut high = [0u8; 16];
+    for h in 0..halves {
+        let mut above = [0u8; 16];
+        for r in 8 * h..8 * h + 8 {
+            let used: ([usize; 16], usize) = (0..16).fold(([0; 16], 0), |(mut js, n), j| {
+                if !free.get(16 * r + j).copied().unwrap_or(true) {
+                    if let Some(slot) = js.get_mut(n) {
+                        *slot = j;
+                    }
+                    (js, n + 1)
+                } else {
+                    (js, n)
+                }
+            });
+            let used = used.0.get(..used.1).unwrap_or(&[]);
+            let rest = |j: usize| at(16 * r + j).wrapping_sub(low.get(j).copied().unwrap_or(0));
+            let uniform = |f: &dyn Fn(usize) -> u8| {
+                let first = f(*used.first()?);
+                used.iter().all(|&j| f(j) == first).then_some(first)
+            };
+            let a = uniform(&|j| rest(j).wrapping_sub(above.get(j).copied().unwrap_or(0)))
+                .or_else(|| uniform(&rest))
+                .unwrap_or(0);
+            if let Some(slot) = high.get_mut(r) {
+                *slot = a;
+            }
+            for &j in used {
+                if let Some(v) = above.get_mut(j) {
+                    *v = rest(j).wrapping_sub(a);
+                }
+            }
+        }
+    }
+    NibbleSums { high, low }
+}
+
+/// The rows of `entries` less `sums` (if any), per half (the first `halves`): each row that
+/// differs from the one above it, as its XOR with that row; a free entry takes the value
+/// above it, so that it does not start a row. Uncompacted, all eight rows of each half.
+fn residual_rows(
+    entries: &[u8; 256],
+    free: &[bool; 256],
+    sums: Option<&NibbleSums>,
+    halves: usize,
+    compact: bool,
+) -> Rows {
+    let mut out: Rows = ([[([0; 16], 0); 8]; 2], [0; 2]);
+    let at = |i: usize| {
+        let e = entries.get(i).copied().unwrap_or(0);
+        sums.map_or(e, |s| {
+            let (h, l) = (s.high.get(i >> 4), s.low.get(i & 15));
+            e.wrapping_sub(h.copied().unwrap_or(0)).wrapping_sub(l.copied().unwrap_or(0))
+        })
+    };
+    for (h, (rows, len)) in out.0.iter_mut().zip(out.1.iter_mut()).enumerate().take(halves) {
+        let mut above = [0u8; 16];
+        for r in 0..8 {
+            let base = 128 * h + 16 * r;
+            let mut row = above;
+            for (j, v) in row.iter_mut().enumerate() {
+                if !free.get(base + j).copied().unwrap_or(true) {
+                    *v = at(base + j);
+                }
+            }
+            let mut delta = row;
+            for (d, a) in delta.iter_mut().zip(above) {
+                *d ^= a;
+            }
+            if delta != [0; 16] || !compact {
+                if let Some(slot) = rows.get_mut(*len) {
+                    *slot = (delta, 16 * r as u8);
+                    *len += 1;
+                }
+            }
+            above = row;
+        }
+    }
+    out
+}
+
+/// A set of bytes given by the least cold magnitude (bits 0-6) of each sign, plus 0x80: the
+/// form that float8 tables' cold bytes take (NaN and Inf at the top of each sign's
+/// magnitudes, with the values out of the target's range below them; fnuz's NaN at 0x80),
+/// and integer ones' (unsigned targets: every negative byte). Tested in two to seven
+/// vector ops instead of the bitmap's eleven.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColdTest {
+    /// The least cold magnitude of the non-negative and of the negative bytes, less one (as
+    /// i8: -1 when all are cold, 127 when none is).
+    pub below: [i8; 2],
+    /// Whether 0x80 is cold beside the negative threshold (then tested for equality).
+    pub minus_zero: bool,
+}
+
+impl ColdTest {
+    fn of(cold: &[bool; 256]) -> Option<ColdTest> {
+        let is = |i: usize| cold.get(i).copied().unwrap_or(true);
+        // Per sign: cold exactly from some magnitude up (the negative side may add 0x80).
+        let least = |base: usize, skip_zero: bool| {
+            let from = (0..128).rev().take_while(|&m| is(base + m)).last().unwrap_or(128);
+            let rest_clean = (0..from).all(|m| !is(base + m) || skip_zero && m == 0);
+            rest_clean.then_some(from)
+        };
+        let pos = least(0, false)?;
+        let neg = least(128, true)?;
+        let minus_zero = is(0x80) && neg > 0;
+        Some(ColdTest { below: [(pos as i16 - 1) as i8, (neg as i16 - 1) as i8], minus_zero })
+    }
+}
+
+impl ShuffleRows {
+    /// The rows of `lut` for its own [`sym`] rule (or none): compacted, less the
+    /// [`NibbleSums`] where those save lookups, else uncompacted if more than four rows per
+    /// half remain. Run when the plan is bound.
+    pub fn of(lut: &Lut) -> ShuffleRows {
+        let rule = lut.sign_rule();
+        let how = rule.map_or(sym::NONE, |r| r.how);
+        let cold_bytes: [bool; 256] = core::array::from_fn(|i| {
+            let unserved = rule.is_some_and(|r| r.cold.get(i).copied().unwrap_or(true));
+            lut.fails().get(i).copied().unwrap_or(true) || unserved
+        });
+        let cold = |i: usize| cold_bytes.get(i).copied().unwrap_or(true);
+        // With a rule, a magnitude's entry serves its negative byte too (but with ZERO).
+        let free: [bool; 256] = core::array::from_fn(|i| match (how, rule) {
+            (sym::NONE | sym::ZERO, _) | (_, None) => cold(i),
+            (_, Some(r)) => cold(i) && cold(lanes::SignRule::negative(r.abs, i)),
+        });
+        let entries: [u8; 256] = core::array::from_fn(|i| lut.plane_byte(0, i));
+        let halves = if how == sym::NONE { 2 } else { 1 };
+        let (rows, len) = residual_rows(&entries, &free, None, halves, true);
+        let test = ColdTest::of(&cold_bytes);
+        let mut out = ShuffleRows { how, uncompacted: false, rows, len, cold: cold_bytes, test, sums: None };
+        // Candidate nibble tables: the low one from each row without free entries.
+        let best = (0..8 * halves)
+            .filter(|&g| (0..16).all(|j| !free.get(16 * g + j).copied().unwrap_or(true)))
+            .map(|g| nibble_sums(&entries, &free, g, halves))
+            .map(|s| (residual_rows(&entries, &free, Some(&s), halves, true), s))
+            .min_by_key(|((_, len), _)| len[0].max(len[1]));
+        match best {
+            Some(((rows, len), sums)) if lookup_ops(len[0].max(len[1]), true) < lookup_ops(out.most(), false) => {
+                (out.rows, out.len, out.sums) = (rows, len, Some(sums));
+            }
+            _ if out.most() > 4 => {
+                (out.rows, out.len) = residual_rows(&entries, &free, None, halves, false);
+                out.uncompacted = true;
+            }
+            _ => {}
+        }
+        if how != sym::NONE {
+            out.len[1] = 0;
+        }
+        out
+    }
+
+    /// The larger half's row count.
+    pub fn most(&self) -> usize {
+        self.len[0].max(self.len[1])
+    }
+}
