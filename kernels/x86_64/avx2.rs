@@ -17,7 +17,7 @@
 use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
-use crate::kernels::x86_64_byte_rows::NibbleSums;
+use crate::kernels::x86_64_byte_rows::{cold_form, NibbleSums};
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
@@ -251,17 +251,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => Some(match to.size() {
                 1 => {
                     let lut = dir.lut.as_ref()?;
-                    let rule = lut.sign_rule();
                     let table = lut.shuffle_rows()?;
                     let how = table.how;
                     let abs = rule_abs(lut, how);
-                    let (rows, sums) = (table.most(), table.sums.is_some());
-                    // The sign rule's cold bytes need the cold test too.
-                    if lut.any_fail() || rule.is_some_and(|r| r.cold.contains(&true)) {
-                        pick_shuffle::<true>(how, abs, rows, sums)
-                    } else {
-                        pick_shuffle::<false>(how, abs, rows, sums)
-                    }
+                    pick_shuffle(how, abs, table.cold_form, table.most(), table.sums.is_some())
                 }
                 2 => lut_gather::<2>,
                 4 => lut_gather::<4>,
@@ -431,41 +424,52 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
     }
 }
 
-/// [`lut_shuffle`] with the table's [`sym`] rule `how` (by absolute value: `abs`) and room
-/// for `rows` rows per half ([`ShuffleRows`](crate::kernels::x86_64_byte_rows::ShuffleRows)); `FAILS`: some bytes go cold. More than four
-/// rows take the uncompacted layout (`K` = 8), whose row offsets are constants: with eight
-/// compacted rows their offsets spilled, and the kernel ran slower than without compaction.
-/// With `sums`, the rows are what remains of the table less its [`NibbleSums`].
-fn pick_shuffle<const FAILS: bool>(how: u8, abs: bool, rows: usize, sums: bool) -> KernelFn {
+/// [`lut_shuffle`] with the table's [`sym`] rule `how` (by absolute value: `abs`), its
+/// [`cold_form`] `cold` and room for `rows` rows per half
+/// ([`ShuffleRows`](crate::kernels::x86_64_byte_rows::ShuffleRows)). More than four rows take
+/// the uncompacted layout (`K` = 8), whose row offsets are constants: with eight compacted
+/// rows their offsets spilled, and the kernel ran slower than without compaction. With
+/// `sums`, the rows are what remains of the table less its [`NibbleSums`].
+fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool) -> KernelFn {
+    match cold {
+        cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums),
+        cold_form::SAME => pick_shuffle_c::<{ cold_form::SAME }>(how, abs, rows, sums),
+        cold_form::SIGNS => pick_shuffle_c::<{ cold_form::SIGNS }>(how, abs, rows, sums),
+        _ => pick_shuffle_c::<{ cold_form::BITMAP }>(how, abs, rows, sums),
+    }
+}
+
+/// [`pick_shuffle`] for the cold form `C`.
+fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool) -> KernelFn {
     match (rows, sums) {
-        (0, true) => pick_shuffle_k::<FAILS, 0, true>(how, abs),
-        (1, true) => pick_shuffle_k::<FAILS, 1, true>(how, abs),
-        (2, true) => pick_shuffle_k::<FAILS, 2, true>(how, abs),
-        (_, true) => pick_shuffle_k::<FAILS, 4, true>(how, abs),
-        (0 | 1, false) => pick_shuffle_k::<FAILS, 1, false>(how, abs),
-        (2, false) => pick_shuffle_k::<FAILS, 2, false>(how, abs),
-        (3 | 4, false) => pick_shuffle_k::<FAILS, 4, false>(how, abs),
-        _ => pick_shuffle_k::<FAILS, 8, false>(how, abs),
+        (0, true) => pick_shuffle_k::<C, 0, true>(how, abs),
+        (1, true) => pick_shuffle_k::<C, 1, true>(how, abs),
+        (2, true) => pick_shuffle_k::<C, 2, true>(how, abs),
+        (_, true) => pick_shuffle_k::<C, 4, true>(how, abs),
+        (0 | 1, false) => pick_shuffle_k::<C, 1, false>(how, abs),
+        (2, false) => pick_shuffle_k::<C, 2, false>(how, abs),
+        (3 | 4, false) => pick_shuffle_k::<C, 4, false>(how, abs),
+        _ => pick_shuffle_k::<C, 8, false>(how, abs),
     }
 }
 
 /// [`pick_shuffle`] for `K` rows per half, with [`NibbleSums`] or without.
-fn pick_shuffle_k<const FAILS: bool, const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
+fn pick_shuffle_k<const C: u8, const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
     match (how, abs) {
-        (sym::NONE, _) => lut_shuffle::<FAILS, { sym::NONE }, false, K, SUMS> as KernelFn,
-        (sym::XOR, false) => lut_shuffle::<FAILS, { sym::XOR }, false, K, SUMS>,
-        (sym::XOR_NZ, false) => lut_shuffle::<FAILS, { sym::XOR_NZ }, false, K, SUMS>,
-        (sym::NEG, false) => lut_shuffle::<FAILS, { sym::NEG }, false, K, SUMS>,
-        (sym::NEG_WRAP_U, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_U }, false, K, SUMS>,
-        (sym::NEG_WRAP_S, false) => lut_shuffle::<FAILS, { sym::NEG_WRAP_S }, false, K, SUMS>,
+        (sym::NONE, _) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS> as KernelFn,
+        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, SUMS>,
+        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, SUMS>,
+        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, SUMS>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, SUMS>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, SUMS>,
         // (Never: `sign_rule` offers the wrapped negations to float8 sources only; the
         // whole-table kernel is right for any table.)
-        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<FAILS, { sym::NONE }, false, K, SUMS>,
-        (_, false) => lut_shuffle::<FAILS, { sym::ZERO }, false, K, SUMS>,
-        (sym::XOR, true) => lut_shuffle::<FAILS, { sym::XOR }, true, K, SUMS>,
-        (sym::XOR_NZ, true) => lut_shuffle::<FAILS, { sym::XOR_NZ }, true, K, SUMS>,
-        (sym::NEG, true) => lut_shuffle::<FAILS, { sym::NEG }, true, K, SUMS>,
-        (_, true) => lut_shuffle::<FAILS, { sym::ZERO }, true, K, SUMS>,
+        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS>,
+        (_, false) => lut_shuffle::<C, { sym::ZERO }, false, K, SUMS>,
+        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, SUMS>,
+        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, SUMS>,
+        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, SUMS>,
+        (_, true) => lut_shuffle::<C, { sym::ZERO }, true, K, SUMS>,
     }
 }
 
@@ -2844,14 +2848,14 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
 // `SYM` ([`lanes::Lut::sign_rule`]): the lower half only, looked up by the magnitude (bit 7
 // cleared; with `ABS`, int8's absolute value: -128's is itself, negative, so it looks up
 // nothing and gets its entry by [`lanes::SignRule::minus128`]), and the negative lanes'
-// entries derived in one to four ops. Failing bytes, if the table has any, by their
-// `ColdTest` thresholds where they have that form, else from a 256-bit bitmap: byte
-// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. With `SUMS` the rows
+// entries derived in one to four ops. Cold bytes (failing, or not served by the rule) by
+// the table's [`cold_form`] `C`: its `ColdTest` thresholds where they have that form, else
+// a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. With `SUMS` the rows
 // are what the table's [`NibbleSums`] leave, and their two lookups are added. The rows were
 // found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements per step.
-entry!(lut_shuffle<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>, lut_shuffle_body);
+entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>(
+fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -2859,7 +2863,7 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
     let Some((lut, table)) = dir.lut.as_ref().and_then(|l| Some((l, l.shuffle_rows()?))) else {
         return lanes::cold(dir, src, dst, 0);
     };
-    let fits = table.how == SYM && table.most() <= K && table.uncompacted == (K == 8);
+    let fits = table.how == SYM && table.cold_form == C && table.most() <= K && table.uncompacted == (K == 8);
     if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
@@ -2872,31 +2876,19 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
-    let (below, minus_zero) = table.test.map_or(([0, 0], false), |t| (t.below, t.minus_zero));
-    // Which form of the test, picked per chunk (the same every time): one threshold for
-    // both signs (most float tables) or one per sign, each with 0x80 or without.
-    let form = match (below[0] == below[1], minus_zero) {
-        (true, false) => 0,
-        (true, true) => 1,
-        (false, false) => 2,
-        (false, true) => 3,
-    };
+    let (below, equal) = table.test.map_or(([0, 0], 0), |t| (t.below, t.equal));
     let (below_pos, below_neg) = (_mm256_set1_epi8(below[0]), _mm256_set1_epi8(below[0] ^ below[1]));
-    let minus_zero = _mm256_set1_epi8(if minus_zero { -128 } else { 0 });
+    let equal = _mm256_set1_epi8(equal);
+    // The threshold forms: SAME, one compare; SIGNS, each sign's threshold (XOR-picked by
+    // the sign) and the one byte compared for equality.
     let by_threshold = |x: __m256i| {
-        let above = |below: __m256i| _mm256_cmpgt_epi8(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), below);
-        let cold = match form {
-            0 => above(below_pos),
-            1 => _mm256_or_si256(above(below_pos), _mm256_cmpeq_epi8(x, minus_zero)),
-            _ => {
-                let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
-                let c = above(_mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg)));
-                if form == 3 {
-                    _mm256_or_si256(c, _mm256_cmpeq_epi8(x, minus_zero))
-                } else {
-                    c
-                }
-            }
+        let magnitude = _mm256_and_si256(x, _mm256_set1_epi8(0x7f));
+        let cold = if C == cold_form::SAME {
+            _mm256_cmpgt_epi8(magnitude, below_pos)
+        } else {
+            let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
+            let below = _mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg));
+            _mm256_or_si256(_mm256_cmpgt_epi8(magnitude, below), _mm256_cmpeq_epi8(x, equal))
         };
         _mm256_movemask_epi8(cold) as u32
     };
@@ -2996,14 +2988,10 @@ fn lut_shuffle_body<const FAILS: bool, const SYM: u8, const ABS: bool, const K: 
         let v = pick(x);
         // SAFETY: as above.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
-        if FAILS {
-            if table.test.is_some() {
-                by_threshold(x)
-            } else {
-                by_bitmap(x)
-            }
-        } else {
-            0
+        match C {
+            cold_form::NONE => 0,
+            cold_form::BITMAP => by_bitmap(x),
+            _ => by_threshold(x),
         }
     })
 }

@@ -27,9 +27,25 @@ pub(crate) struct ShuffleRows {
     pub cold: [bool; 256],
     /// The cold bytes as magnitude thresholds, where they are that ([`ColdTest`]).
     pub test: Option<ColdTest>,
+    /// How the kernel finds the cold bytes ([`cold_form`]).
+    pub cold_form: u8,
     /// Where the table is mostly a sum of a high-nibble and a low-nibble entry: those two
     /// 16-entry tables, and `rows` then holds what remains (see [`NibbleSums`]).
     pub sums: Option<NibbleSums>,
+}
+
+/// How a shuffle kernel finds the cold bytes: a value fixed when the plan is bound, so that
+/// the kernel is chosen for it and its loop does not branch on it.
+pub(crate) mod cold_form {
+    /// None is cold.
+    pub const NONE: u8 = 0;
+    /// One [`ColdTest`](super::ColdTest) threshold for both signs, 0x80 not apart.
+    pub const SAME: u8 = 1;
+    /// A threshold per sign, and one byte tested for equality (0x80, or one that is cold
+    /// anyway).
+    pub const SIGNS: u8 = 2;
+    /// Any other set: a 256-bit bitmap.
+    pub const BITMAP: u8 = 3;
 }
 
 /// The rows of a byte table, per half, as [`ShuffleRows::rows`] and their count.
@@ -154,8 +170,12 @@ pub(crate) struct ColdTest {
     /// The least cold magnitude of the non-negative and of the negative bytes, less one (as
     /// i8: -1 when all are cold, 127 when none is).
     pub below: [i8; 2],
-    /// Whether 0x80 is cold beside the negative threshold (then tested for equality).
+    /// Whether 0x80 is cold beside the negative threshold.
     pub minus_zero: bool,
+    /// The byte the [`cold_form::SIGNS`] test compares for equality: 0x80 where it is cold
+    /// beside the thresholds, else one that is cold by them (or, if none is, 0x80: sending a
+    /// byte to the reference is never wrong, only slower).
+    pub equal: i8,
 }
 
 impl ColdTest {
@@ -170,7 +190,12 @@ impl ColdTest {
         let pos = least(0, false)?;
         let neg = least(128, true)?;
         let minus_zero = is(0x80) && neg > 0;
-        Some(ColdTest { below: [(pos as i16 - 1) as i8, (neg as i16 - 1) as i8], minus_zero })
+        let equal = match (minus_zero, pos < 128, neg < 128) {
+            (false, true, _) => 0x7f,
+            (false, false, true) => -1,
+            _ => -128,
+        };
+        Some(ColdTest { below: [(pos as i16 - 1) as i8, (neg as i16 - 1) as i8], minus_zero, equal })
     }
 }
 
@@ -195,7 +220,13 @@ impl ShuffleRows {
         let halves = if how == sym::NONE { 2 } else { 1 };
         let (rows, len) = residual_rows(&entries, &free, None, halves, true);
         let test = ColdTest::of(&cold_bytes);
-        let mut out = ShuffleRows { how, uncompacted: false, rows, len, cold: cold_bytes, test, sums: None };
+        let cold_form = match test {
+            _ if !cold_bytes.contains(&true) => cold_form::NONE,
+            Some(t) if t.below[0] == t.below[1] && !t.minus_zero => cold_form::SAME,
+            Some(_) => cold_form::SIGNS,
+            None => cold_form::BITMAP,
+        };
+        let mut out = ShuffleRows { how, uncompacted: false, rows, len, cold: cold_bytes, test, cold_form, sums: None };
         // Candidate nibble tables: the low one from each row without free entries.
         let best = (0..8 * halves)
             .filter(|&g| (0..16).all(|j| !free.get(16 * g + j).copied().unwrap_or(true)))
