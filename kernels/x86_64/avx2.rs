@@ -2850,9 +2850,10 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
 // nothing and gets its entry by [`lanes::SignRule::minus128`]), and the negative lanes'
 // entries derived in one to four ops. Cold bytes (failing, or not served by the rule) by
 // the table's [`cold_form`] `C`: its `ColdTest` thresholds where they have that form, else
-// a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`. With `SUMS` the rows
-// are what the table's [`NibbleSums`] leave, and their two lookups are added. The rows were
-// found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements per step.
+// a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`.
+// With `SUMS` the rows are what the table's [`NibbleSums`] leave, and their two lookups are
+// added. The rows were found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32
+// elements per step.
 entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>(
@@ -2920,11 +2921,12 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     let (sum_high, sum_low) =
         unsafe { (_mm_loadu_si128(sums.high.as_ptr().cast()), _mm_loadu_si128(sums.low.as_ptr().cast())) };
     let (sum_high, sum_low) = (_mm256_set_m128i(sum_high, sum_high), _mm256_set_m128i(sum_low, sum_low));
-    // With SUMS, the lookups of `rest` plus the nibbles' entries (`i` below 128).
-    let add_sums = |t: __m256i, i: __m256i| {
+    // With SUMS, the rows' lookup `t` plus the nibbles' entries: the low one by `low` (bit 7
+    // clear), the high one by bits 4-7 of `x`.
+    let add_sums = |t: __m256i, low: __m256i, x: __m256i| {
         if SUMS {
-            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(i), _mm256_set1_epi8(0x0f));
-            _mm256_add_epi8(_mm256_add_epi8(t, _mm256_shuffle_epi8(sum_low, i)), _mm256_shuffle_epi8(sum_high, hi))
+            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), _mm256_set1_epi8(0x0f));
+            _mm256_add_epi8(_mm256_add_epi8(t, _mm256_shuffle_epi8(sum_low, low)), _mm256_shuffle_epi8(sum_high, hi))
         } else {
             t
         }
@@ -2945,7 +2947,7 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         // (t ^ -1) - -1 = -t on the negative lanes.
         let negate = |t: __m256i| _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative);
         let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
-        let t = add_sums(half(magnitude, &low), magnitude);
+        let t = add_sums(half(magnitude, &low), magnitude, magnitude);
         let v = match SYM {
             sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
             sym::XOR_NZ => {
@@ -2963,14 +2965,8 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
             sym::ZERO => _mm256_andnot_si256(negative, t),
             _ => {
                 let t = _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high));
-                if SUMS {
-                    // Bit 7 indexes the high entry, not the low one.
-                    let lo = _mm256_shuffle_epi8(sum_low, _mm256_and_si256(x, _mm256_set1_epi8(0x7f)));
-                    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), _mm256_set1_epi8(0x0f));
-                    _mm256_add_epi8(_mm256_add_epi8(t, lo), _mm256_shuffle_epi8(sum_high, hi))
-                } else {
-                    t
-                }
+                // Bit 7 indexes the high entry, not the low one.
+                add_sums(t, _mm256_and_si256(x, _mm256_set1_epi8(0x7f)), x)
             }
         };
         if ABS && SYM != sym::NONE {

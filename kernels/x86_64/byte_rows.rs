@@ -22,8 +22,8 @@ pub(crate) struct ShuffleRows {
     pub rows: [[([u8; 16], u8); 8]; 2],
     /// Rows used per half.
     pub len: [usize; 2],
-    /// The bytes that go to the reference: failing ones, and those the rule does not serve
-    /// (all of them if the table has no rule `how`).
+    /// The bytes that go to the reference: failing ones, and the negative bytes the rule
+    /// does not serve.
     pub cold: [bool; 256],
     /// The cold bytes as magnitude thresholds, where they are that ([`ColdTest`]).
     pub test: Option<ColdTest>,
@@ -84,21 +84,12 @@ fn nibble_sums(entries: &[u8; 256], free: &[bool; 256], g: usize, halves: usize)
     for h in 0..halves {
         let mut above = [0u8; 16];
         for r in 8 * h..8 * h + 8 {
-            let used: ([usize; 16], usize) = (0..16).fold(([0; 16], 0), |(mut js, n), j| {
-                if !free.get(16 * r + j).copied().unwrap_or(true) {
-                    if let Some(slot) = js.get_mut(n) {
-                        *slot = j;
-                    }
-                    (js, n + 1)
-                } else {
-                    (js, n)
-                }
-            });
-            let used = used.0.get(..used.1).unwrap_or(&[]);
+            let used = |j: &usize| !free.get(16 * r + j).copied().unwrap_or(true);
             let rest = |j: usize| at(16 * r + j).wrapping_sub(low.get(j).copied().unwrap_or(0));
             let uniform = |f: &dyn Fn(usize) -> u8| {
-                let first = f(*used.first()?);
-                used.iter().all(|&j| f(j) == first).then_some(first)
+                let mut values = (0..16).filter(used).map(f);
+                let first = values.next()?;
+                values.all(|v| v == first).then_some(first)
             };
             let a = uniform(&|j| rest(j).wrapping_sub(above.get(j).copied().unwrap_or(0)))
                 .or_else(|| uniform(&rest))
@@ -106,7 +97,7 @@ fn nibble_sums(entries: &[u8; 256], free: &[bool; 256], g: usize, halves: usize)
             if let Some(slot) = high.get_mut(r) {
                 *slot = a;
             }
-            for &j in used {
+            for j in (0..16).filter(used) {
                 if let Some(v) = above.get_mut(j) {
                     *v = rest(j).wrapping_sub(a);
                 }
