@@ -717,8 +717,10 @@ impl Lut {
             *t = (v as u32 & 0xffff) | if f { 1 << 31 } else { 0 };
         }
         lut.sign_rule = sign_rule(dir, &lut);
+        // Only where the AVX2 tier can run (not under miri, not on Nehalem): the search for
+        // the rows costs about 20 us, and more than the cast under miri.
         #[cfg(target_arch = "x86_64")]
-        if to.size == 1 {
+        if to.size == 1 && crate::kernels::dispatch::has_avx2() {
             lut.shuffle_rows = Some(crate::kernels::x86_64_byte_rows::ShuffleRows::of(&lut));
         }
         Some(lut)
