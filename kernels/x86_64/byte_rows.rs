@@ -154,8 +154,8 @@ fn residual_rows(
 /// A set of bytes given by the least cold magnitude (bits 0-6) of each sign, plus 0x80: the
 /// form that float8 tables' cold bytes take (NaN and Inf at the top of each sign's
 /// magnitudes, with the values out of the target's range below them; fnuz's NaN at 0x80),
-/// and integer ones' (unsigned targets: every negative byte). Tested in two to seven
-/// vector ops instead of the bitmap's eleven.
+/// and integer ones' (unsigned targets: every negative byte). Tested in one compare
+/// ([`cold_form::SAME`]) or four ([`cold_form::SIGNS`]) instead of the bitmap's eleven ops.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ColdTest {
     /// The least cold magnitude of the non-negative and of the negative bytes, less one (as
