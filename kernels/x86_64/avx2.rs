@@ -2917,10 +2917,8 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     };
     let (low, high) = (load(0), load(1));
     let sums = table.sums.unwrap_or(NibbleSums { high: [0; 16], low: [0; 16] });
-    // SAFETY: each array holds the 16 bytes read.
-    let (sum_high, sum_low) =
-        unsafe { (_mm_loadu_si128(sums.high.as_ptr().cast()), _mm_loadu_si128(sums.low.as_ptr().cast())) };
-    let (sum_high, sum_low) = (_mm256_set_m128i(sum_high, sum_high), _mm256_set_m128i(sum_low, sum_low));
+    let [sum_high] = table_rows::<1>(|i| sums.high.get(i).copied().unwrap_or(0));
+    let [sum_low] = table_rows::<1>(|i| sums.low.get(i).copied().unwrap_or(0));
     // With SUMS, the rows' lookup `t` plus the nibbles' entries: the low one by `low` (bit 7
     // clear), the high one by bits 4-7 of `x`.
     let add_sums = |t: __m256i, low: __m256i, x: __m256i| {
