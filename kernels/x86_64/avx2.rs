@@ -2253,7 +2253,7 @@ mod mini {
     // one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
     // NaN/Inf and a carry to 0xff go cold; with clamp (`CLAMP`), zeros and negative values
     // (all below the type's range) become the least code, a carry past 0xfe the largest, and
-    // only positive f32 subnormals and NaN/Inf go cold. 16 elements per step.
+    // only positive f32 subnormals and NaN/Inf go cold. 32 elements per step.
     entry!(pub(super) to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
@@ -2261,7 +2261,7 @@ mod mini {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
-        const N: usize = 16;
+        const N: usize = 32;
         let ss = src::size(S);
         let conv = |x: __m256| {
             let bits = _mm256_castps_si256(x);
@@ -2289,11 +2289,17 @@ mod mini {
                 (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
             }
         };
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
-            let (v0, c0) = conv(load8::<S>(s));
-            let (v1, c1) = conv(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
-            store16::<1>(d, v0, v1);
-            lanes16(c0, c1)
+            let Some(d) = d.get_mut(..N) else { return u32::MAX };
+            let at = |k: usize| conv(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[])));
+            let ((v0, c0), (v1, c1), (v2, c2), (v3, c3)) = (at(0), at(1), at(2), at(3));
+            // Codes from 0 to 0x200: both packs are exact up to the byte saturation at 255,
+            // where the lane is flagged (with clamp every code is at most 0xfe).
+            let bytes = _mm256_packus_epi16(_mm256_packus_epi32(v0, v1), _mm256_packus_epi32(v2, v3));
+            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(bytes, order)) };
+            lanes32([c0, c1, c2, c3])
         })
     }
 
