@@ -702,24 +702,27 @@ fn chunked<const N: usize>(
     chunked_n(N, dir, src, dst, sizes, step)
 }
 
-/// [`chunked`] with two calls of `step` (each `N` elements) per step of the chunk loop: for
-/// the compute-bound kernels with short steps, whose loop bookkeeping (induction variables,
-/// bounds and prefetch tests) would take the ALU ports they keep busy. `to_mini`, with its
-/// shifts by a vector count (one uop, not two), went from 18.4 to 16.9 cycles per 32
-/// elements by llvm-mca (Ice Lake model), and float32 -> its byte floats from a median 0.76
-/// to 0.83 of memcpy (16 rows, 2^20, 3 alternated rounds).
+/// [`chunked`] with `halves` (1 or 2) calls of `step` (each `N` elements) per step of the
+/// chunk loop: two for the compute-bound kernels with short steps, whose loop bookkeeping
+/// (induction variables, bounds and prefetch tests) would take the ALU ports they keep busy.
+/// `to_mini`, with its shifts by a vector count (one uop, not two), went from 18.4 to 16.9
+/// cycles per 32 elements by llvm-mca (Ice Lake model), and float32 -> its byte floats from
+/// a median 0.76 to 0.83 of memcpy (16 rows, 2^20, 3 alternated rounds). `step` has one
+/// call site whatever `halves` is: a kernel that chose between this and [`chunked`] with a
+/// branch had two, and LLVM kept its step out of line (float8 -> int16 0.47 -> 0.31).
 #[inline(always)]
-fn chunked2<const N: usize>(
+fn chunked_halves<const N: usize>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
     (ss, ds): (usize, usize),
+    halves: usize,
     mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
 ) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
-    blocks(2 * N, dir, src, dst, (ss, ds), specials.as_ref(), |s, d| {
+    blocks(halves * N, dir, src, dst, (ss, ds), specials.as_ref(), |s, d| {
         let mut flags = 0;
-        for h in 0..2 {
+        for h in 0..halves {
             let (Some(s), Some(d)) = (s.get(h * N * ss..), d.get_mut(h * N * ds..)) else { return u64::MAX };
             flags |= u64::from(step(s, d)) << (h * N);
         }
@@ -1884,13 +1887,10 @@ mod f2i {
             }
             flags([fa, fb, fc, fe])
         };
-        // (Constants of each instance: one of the two is compiled.) Not for float64 sources:
-        // measured 11% slower that way (2^20, float64 -> int8/uint8, median of 30 rows).
-        if ds == 1 && S != src::F64 {
-            chunked2::<N>(dir, src, dst, (ss, ds), step)
-        } else {
-            chunked::<N>(dir, src, dst, (ss, ds), step)
-        }
+        // Two halves per step for byte targets, not for float64 sources: measured 11% slower
+        // that way (2^20, float64 -> int8/uint8, median of 30 rows).
+        let halves = if ds == 1 && S != src::F64 { 2 } else { 1 };
+        chunked_halves::<N>(dir, src, dst, (ss, ds), halves, step)
     }
 }
 use f2i::f2i_pack;
@@ -2207,7 +2207,7 @@ mod mini {
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-        chunked2::<N>(dir, src, dst, (ss, 1), |s, d| {
+        chunked_halves::<N>(dir, src, dst, (ss, 1), 2, |s, d| {
             let Some(d) = d.get_mut(..N) else { return u32::MAX };
             let at = |k: usize| load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
             // (Four calls, not an array map: that kept `conv` out of line, 3x slower.)
