@@ -2289,16 +2289,15 @@ mod mini {
                 (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
             }
         };
-        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
             let Some(d) = d.get_mut(..N) else { return u32::MAX };
             let at = |k: usize| conv(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[])));
             let ((v0, c0), (v1, c1), (v2, c2), (v3, c3)) = (at(0), at(1), at(2), at(3));
-            // Codes from 0 to 0x200: both packs are exact up to the byte saturation at 255,
-            // where the lane is flagged (with clamp every code is at most 0xfe).
-            let bytes = _mm256_packus_epi16(_mm256_packus_epi32(v0, v1), _mm256_packus_epi32(v2, v3));
+            // Codes from 0 to 0x200, saturated to bytes: above 255 the lane is flagged (with
+            // clamp every code is at most 0xfe).
+            let bytes = bytes_of([v0, v1, v2, v3], false, false);
             // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(bytes, order)) };
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
             lanes32([c0, c1, c2, c3])
         })
     }
