@@ -703,7 +703,7 @@ fn chunked<const N: usize>(
 }
 
 /// [`chunked`] with `halves` (1 or 2) calls of `step` (each `N` elements) per step of the
-/// chunk loop: two for the compute-bound kernels with short steps, whose loop bookkeeping
+/// chunk loop (`halves * N` at most 64: [`blocks`] takes the flags as one u64): two for the compute-bound kernels with short steps, whose loop bookkeeping
 /// (induction variables, bounds and prefetch tests) would take the ALU ports they keep busy.
 /// `to_mini`, with its shifts by a vector count (one uop, not two), went from 18.4 to 16.9
 /// cycles per 32 elements by llvm-mca (Ice Lake model), and float32 -> its byte floats from
