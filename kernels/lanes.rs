@@ -796,6 +796,31 @@ pub struct SignRule {
     /// (`vpshufb` of a negative index) gets `sym::apply(how, s, 0)`, and XORs this in to
     /// make its entry (0 where -128 fails: it is flagged, its entry never stored).
     pub minus128: u8,
+    /// Where the rule holds only after adding one to some entries ([`Plus`]): the tables of
+    /// the directed rounding modes, whose two signs round apart.
+    pub plus: Option<Plus>,
+}
+
+/// The one-ulp step between the two signs of a directed rounding table: towards positive, a
+/// positive magnitude rounds up where its negative rounds towards zero (and towards negative
+/// the other way round), so that the entry of one side is the next code after what the rule
+/// derives from the other (float targets' codes and integers alike count up by one). The
+/// stored entry of magnitude `m` is then `b(m)`, the side's lanes add `bits` bit `m` to it,
+/// and the rule is applied to that on the negative lanes.
+#[derive(Clone, Copy, Debug)]
+pub struct Plus {
+    /// Bit `m & 7` of byte `m >> 3`: magnitude `m` adds one on `negative`'s side.
+    pub bits: [u8; 16],
+    /// The side that adds: the negative lanes (before the rule), or the positive ones (whose
+    /// stored entry is then one less than their own).
+    pub negative: bool,
+}
+
+impl Plus {
+    /// Whether magnitude `m` adds one on its side.
+    pub fn has(&self, m: usize) -> bool {
+        self.bits.get(m >> 3).is_some_and(|b| b >> (m & 7) & 1 == 1)
+    }
 }
 
 impl SignRule {
@@ -842,19 +867,44 @@ fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
         let how = if dir.to.format().kind == crate::Kind::Signed { sym::NEG_WRAP_S } else { sym::NEG_WRAP_U };
         (how, ((1u16 << bits) - 1) as u8)
     });
-    let rules =
-        flips.flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]).chain(wrap);
+    let rules = || {
+        flips.clone().flat_map(|s| [(sym::XOR, s), (sym::XOR_NZ, s)]).chain([(sym::NEG, 0), (sym::ZERO, 0)]).chain(wrap)
+    };
     // Only negative bytes are looked up through another byte's entry: a pair the rule does
     // not serve makes its negative byte cold (a failing byte is flagged anyway), if that is
     // a special value, not data (NaN, -Inf).
     let special = |x: usize| !abs && !matches!(dir.from.decode_bits(x as u64 | 0x80), crate::Decoded::Finite { .. });
-    let (how, s) = rules.into_iter().find(|&r| (0..0x80).all(|x| serves(r, x) || special(x)))?;
+    let plain = rules().find(|&r| (0..0x80).all(|x| serves(r, x) || special(x)));
+    // Else a rule that holds where one side adds one (`Plus`): the negative lanes to the
+    // rule's argument, or the positive lanes to what the rule is applied to.
+    let plus_serves = |(how, s): (u8, u8), negative: bool, x: usize| {
+        let t = if negative { entry(x).wrapping_add(1) } else { entry(x).wrapping_sub(1) };
+        // (int8's 0 has no negative byte; a failing negative byte is served without a step.)
+        let idle = abs && x == 0 || fail(neg(x));
+        !idle && sym::apply(how, s, t) == entry(neg(x))
+    };
+    let ((how, s), side) = match plain {
+        Some(r) => (r, None),
+        None => [false, true].into_iter().find_map(|negative| {
+            let holds = |r| (0..0x80).all(|x| serves(r, x) || plus_serves(r, negative, x) || special(x));
+            rules().find(|&r| holds(r)).map(|r| (r, Some(negative)))
+        })?,
+    };
     let mut cold = [false; 256];
-    for x in (0..0x80).filter(|&x| !serves((how, s), x)) {
-        *cold.get_mut(neg(x))? = true;
+    let mut bits = [0u8; 16];
+    for x in 0..0x80 {
+        if serves((how, s), x) {
+            continue;
+        }
+        match side {
+            Some(negative) if plus_serves((how, s), negative, x) => *bits.get_mut(x >> 3)? |= 1 << (x & 7),
+            _ => *cold.get_mut(neg(x))? = true,
+        }
     }
+    let plus = side.map(|negative| Plus { bits, negative });
+    // -128's magnitude is 0, which never adds (int8's 0 is served).
     let minus128 = if abs && !fail(0x80) { entry(0x80) ^ sym::apply(how, s, 0) } else { 0 };
-    Some(SignRule { how, s, cold, abs, minus128 })
+    Some(SignRule { how, s, cold, abs, minus128, plus })
 }
 
 fn load_dyn(b: &[u8]) -> u64 {

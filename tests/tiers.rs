@@ -783,3 +783,66 @@ fn large_calls_match_scalar_at_every_destination_alignment() {
         }
     }
 }
+
+/// The directed modes round a byte's two signs apart (towards positive, +1.5 -> 2 but -1.5
+/// -> -1), so a byte table of theirs has no plain sign rule; `sign_rule` then looks for one
+/// that holds after a one-step add on one side (`Plus`), which lets the AVX2 shuffle kernel
+/// look up one half of the table instead of two. Every entry the rule serves must come back
+/// exactly, from the entries alone (stored entry, the step, the rule): the kernels' own
+/// results are checked against scalar by the test above. Signed float8 sources to the
+/// targets with a sign and -0 (every value's negation is in the target, clamping is
+/// symmetric) must get such a rule, served everywhere but NaN and -Inf.
+#[test]
+fn directed_byte_tables_take_a_sign_rule_with_a_step() {
+    use cast_value_kernels::kernels::lanes::{sym, Lut};
+    use DataType as T;
+    let sources =
+        [T::Float8E4M3, T::Float8E5M2, T::Float8E4M3FNUZ, T::Float8E5M2FNUZ, T::Float8E4M3B11FNUZ, T::Float8E3M4];
+    let symmetric = |t: T| t.is_float() && t.format().has_negative_zero() && t.format().sign_mask() != 0;
+    let mut stepped = 0;
+    for src in sources {
+        for dst in ALL_DATA_TYPES.into_iter().filter(|&t| t.size() == 1 && t != src) {
+            for r in [Rounding::TowardsPositive, Rounding::TowardsNegative] {
+                let mut oors = vec![None, Some(OutOfRange::Clamp)];
+                if dst.is_integer() {
+                    oors.push(Some(OutOfRange::Wrap));
+                }
+                for oor in oors {
+                    let what = format!("{src}->{dst} {r} {oor:?}");
+                    let config = CastConfig::new(dst).with_rounding(r).with_out_of_range(oor);
+                    let plan = CastPlan::new(&config, src, None).unwrap();
+                    let lut = Lut::new(plan.encoder()).unwrap();
+                    let Some(rule) = lut.sign_rule() else {
+                        assert!(!(symmetric(dst) && oor.is_some()), "{what}: no sign rule");
+                        continue;
+                    };
+                    let entry = |i: usize| lut.values()[i] as u8;
+                    let mut served = 0;
+                    for m in 0..0x80usize {
+                        let neg = m | 0x80;
+                        if lut.fails()[neg] || rule.cold[neg] {
+                            continue;
+                        }
+                        let (step, negative) = rule.plus.map_or((false, false), |p| (p.has(m), p.negative));
+                        // The positive side's stored entry is one less than its own.
+                        let stored = entry(m).wrapping_sub((step && !negative) as u8);
+                        let t = stored.wrapping_add((step && negative) as u8);
+                        assert_eq!(sym::apply(rule.how, rule.s, t), entry(neg), "{what}: magnitude {m:#x}");
+                        served += 1;
+                    }
+                    if symmetric(dst) && oor.is_some() {
+                        assert!(rule.plus.is_some(), "{what}: a plain rule where the signs round apart");
+                        // NaN (and -Inf where the source has it) are the only negative bytes left.
+                        let special = (0x80..0x100)
+                            .filter(|&b| !matches!(src.decode_bits(b), cast_value_kernels::Decoded::Finite { .. }))
+                            .count();
+                        assert!(served + special >= 0x80, "{what}: {served} negative bytes served");
+                    }
+                    stepped += rule.plus.is_some() as usize;
+                }
+            }
+        }
+    }
+    println!("directed byte tables with a stepped rule: {stepped}");
+    assert!(stepped > 0);
+}

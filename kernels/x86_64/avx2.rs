@@ -254,7 +254,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                     let table = lut.shuffle_rows()?;
                     let how = table.how;
                     let abs = rule_abs(lut, how);
-                    pick_shuffle(how, abs, table.cold_form, table.most(), table.sums.is_some())
+                    pick_shuffle(how, abs, table.cold_form, table.most(), table.sums.is_some(), table.plus.is_some())
                 }
                 2 => lut_gather::<2>,
                 4 => lut_gather::<4>,
@@ -430,25 +430,29 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
 /// the uncompacted layout (`K` = 8), whose row offsets are constants: with eight compacted
 /// rows their offsets spilled, and the kernel ran slower than without compaction. With
 /// `sums`, the rows are what remains of the table less its [`NibbleSums`].
-fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool) -> KernelFn {
+fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: bool) -> KernelFn {
     match cold {
-        cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums),
-        cold_form::SAME => pick_shuffle_c::<{ cold_form::SAME }>(how, abs, rows, sums),
-        cold_form::SIGNS => pick_shuffle_c::<{ cold_form::SIGNS }>(how, abs, rows, sums),
-        _ => pick_shuffle_c::<{ cold_form::BITMAP }>(how, abs, rows, sums),
+        cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums, plus),
+        cold_form::SAME => pick_shuffle_c::<{ cold_form::SAME }>(how, abs, rows, sums, plus),
+        cold_form::SIGNS => pick_shuffle_c::<{ cold_form::SIGNS }>(how, abs, rows, sums, plus),
+        _ => pick_shuffle_c::<{ cold_form::BITMAP }>(how, abs, rows, sums, plus),
     }
 }
 
 /// [`pick_shuffle`] for the cold form `C`.
-fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool) -> KernelFn {
-    match (rows, sums) {
-        (0, true) => pick_shuffle_k::<C, 0, true>(how, abs),
-        (1, true) => pick_shuffle_k::<C, 1, true>(how, abs),
-        (2, true) => pick_shuffle_k::<C, 2, true>(how, abs),
-        (_, true) => pick_shuffle_k::<C, 4, true>(how, abs),
-        (0 | 1, false) => pick_shuffle_k::<C, 1, false>(how, abs),
-        (2, false) => pick_shuffle_k::<C, 2, false>(how, abs),
-        (3 | 4, false) => pick_shuffle_k::<C, 4, false>(how, abs),
+fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool, plus: bool) -> KernelFn {
+    match (rows, sums, plus) {
+        (0 | 1, false, true) => pick_shuffle_plus::<C, 1>(how, abs),
+        (2, false, true) => pick_shuffle_plus::<C, 2>(how, abs),
+        (3 | 4, false, true) => pick_shuffle_plus::<C, 4>(how, abs),
+        (_, false, true) => pick_shuffle_plus::<C, 8>(how, abs),
+        (0, true, _) => pick_shuffle_k::<C, 0, true>(how, abs),
+        (1, true, _) => pick_shuffle_k::<C, 1, true>(how, abs),
+        (2, true, _) => pick_shuffle_k::<C, 2, true>(how, abs),
+        (_, true, _) => pick_shuffle_k::<C, 4, true>(how, abs),
+        (0 | 1, false, _) => pick_shuffle_k::<C, 1, false>(how, abs),
+        (2, false, _) => pick_shuffle_k::<C, 2, false>(how, abs),
+        (3 | 4, false, _) => pick_shuffle_k::<C, 4, false>(how, abs),
         _ => pick_shuffle_k::<C, 8, false>(how, abs),
     }
 }
@@ -456,20 +460,38 @@ fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool) -> K
 /// [`pick_shuffle`] for `K` rows per half, with [`NibbleSums`] or without.
 fn pick_shuffle_k<const C: u8, const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
     match (how, abs) {
-        (sym::NONE, _) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS> as KernelFn,
-        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, SUMS>,
-        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, SUMS>,
-        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, SUMS>,
-        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, SUMS>,
-        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, SUMS>,
+        (sym::NONE, _) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS, false> as KernelFn,
+        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, SUMS, false>,
+        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, SUMS, false>,
+        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, SUMS, false>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, SUMS, false>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, SUMS, false>,
         // (Never: `sign_rule` offers the wrapped negations to float8 sources only; the
         // whole-table kernel is right for any table.)
-        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS>,
-        (_, false) => lut_shuffle::<C, { sym::ZERO }, false, K, SUMS>,
-        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, SUMS>,
-        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, SUMS>,
-        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, SUMS>,
-        (_, true) => lut_shuffle::<C, { sym::ZERO }, true, K, SUMS>,
+        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS, false>,
+        (_, false) => lut_shuffle::<C, { sym::ZERO }, false, K, SUMS, false>,
+        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, SUMS, false>,
+        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, SUMS, false>,
+        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, SUMS, false>,
+        (_, true) => lut_shuffle::<C, { sym::ZERO }, true, K, SUMS, false>,
+    }
+}
+
+/// [`pick_shuffle`] for a rule with a [`lanes::Plus`] and `K` rows (no [`NibbleSums`]).
+fn pick_shuffle_plus<const C: u8, const K: usize>(how: u8, abs: bool) -> KernelFn {
+    match (how, abs) {
+        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, false, true> as KernelFn,
+        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, false, true>,
+        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, false, true>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, false, true>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, false, true>,
+        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, false, true>,
+        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, false, true>,
+        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, false, true>,
+        // (Never: ZERO holds with a Plus only where it holds without one, and the wrapped
+        // negations are offered to float8 sources only; a kernel that does not fit the
+        // table sends it to the reference, which is never wrong.)
+        _ => lut_shuffle::<C, { sym::XOR }, false, K, false, true>,
     }
 }
 
@@ -2890,11 +2912,12 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
 // the table's [`cold_form`] `C`: its `ColdTest` thresholds where they have that form, else
 // a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`.
 // With `SUMS` the rows are what the table's [`NibbleSums`] leave, and their two lookups are
-// added. The rows were found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32
-// elements per step.
-entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>, lut_shuffle_body);
+// added. With `PLUS`, the rule's [`lanes::Plus`]: one side's lanes add its bit (a 16-byte
+// bitmap, like the cold one's half) to the entry before the rule. The rows were found when
+// the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements per step.
+entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: bool>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool>(
+fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: bool>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -2903,7 +2926,7 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         return lanes::cold(dir, src, dst, 0);
     };
     let fits = table.how == SYM && table.cold_form == C && table.most() <= K && table.uncompacted == (K == 8);
-    if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS {
+    if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS || table.plus.is_some() != PLUS {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
     }
@@ -2975,6 +2998,22 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     let half = |i: __m256i, d: &[(__m256i, __m256i); K]| {
         d.iter().fold(zero, |acc, &(row, at)| _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, at))))
     };
+    // The Plus bitmap, and its side as the mask XOR-ed into the negative lanes' (all ones:
+    // the positive lanes add).
+    let plus = table.plus.unwrap_or(lanes::Plus { bits: [0; 16], negative: true });
+    let [plus_bits] = table_rows::<1>(|i| plus.bits.get(i).copied().unwrap_or(0));
+    let plus_side = _mm256_set1_epi8(if plus.negative { 0 } else { -1 });
+    // t + 1 where magnitude m's bit is set and the lane is on the side (`negative`: its mask).
+    let add_plus = |t: __m256i, m: __m256i, negative: __m256i| {
+        if PLUS {
+            let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(m), _mm256_set1_epi8(0x0f));
+            let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(m, _mm256_set1_epi8(7)));
+            let set = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(plus_bits, idx), bit), bit);
+            _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
+        } else {
+            t
+        }
+    };
     // The wrapped negations' target sign bit (their `flip` is the target's mask).
     let sign_bit = _mm256_set1_epi8(((flip >> 1) + 1) as i8);
     let flip = _mm256_set1_epi8(flip as i8);
@@ -2983,7 +3022,7 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         // (t ^ -1) - -1 = -t on the negative lanes.
         let negate = |t: __m256i| _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative);
         let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
-        let t = add_sums(half(magnitude, &low), magnitude, magnitude);
+        let t = add_plus(add_sums(half(magnitude, &low), magnitude, magnitude), magnitude, negative);
         let v = match SYM {
             sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
             sym::XOR_NZ => {

@@ -2,7 +2,7 @@
 //! once when a plan is bound (a [`Lut`] holds them): which rows a table needs, whether it is
 //! mostly a sum of two nibble tables, and which bytes go cold.
 
-use crate::kernels::lanes::{self, sym, Lut};
+use crate::kernels::lanes::{self, sym, Lut, Plus, SignRule};
 
 /// The 256-entry byte table of `lut_shuffle` as 16-byte rows, per half (entries 0-127 and
 /// 128-255; with a [`sym`] rule only the first half, looked up by the magnitude): each row
@@ -32,6 +32,8 @@ pub(crate) struct ShuffleRows {
     /// Where the table is mostly a sum of a high-nibble and a low-nibble entry: those two
     /// 16-entry tables, and `rows` then holds what remains (see [`NibbleSums`]).
     pub sums: Option<NibbleSums>,
+    /// The rule's [`Plus`] where it has one (the rows then hold its stored entries).
+    pub plus: Option<Plus>,
 }
 
 /// How a shuffle kernel finds the cold bytes: a value fixed when the plan is bound, so that
@@ -191,12 +193,30 @@ impl ColdTest {
 }
 
 impl ShuffleRows {
-    /// The rows of `lut` for its own [`sym`] rule (or none): compacted, less the
+    /// The rows of `lut` for its own [`sym`] rule (or none), or for none where that costs
+    /// fewer ops (a rule with a [`Plus`] adds its own lookup): compacted, less the
     /// [`NibbleSums`] where those save lookups, else uncompacted if more than four rows per
     /// half remain. Run when the plan is bound.
     pub fn of(lut: &Lut) -> ShuffleRows {
         let rule = lut.sign_rule();
+        let with = Self::for_rule(lut, rule);
+        match rule {
+            Some(r) if r.plus.is_some() => {
+                let without = Self::for_rule(lut, None);
+                if without.ops(r.abs) <= with.ops(r.abs) {
+                    without
+                } else {
+                    with
+                }
+            }
+            _ => with,
+        }
+    }
+
+    /// The rows of `lut` for `rule` (or none).
+    fn for_rule(lut: &Lut, rule: Option<&SignRule>) -> ShuffleRows {
         let how = rule.map_or(sym::NONE, |r| r.how);
+        let plus = rule.and_then(|r| r.plus);
         let cold_bytes: [bool; 256] = core::array::from_fn(|i| {
             let unserved = rule.is_some_and(|r| r.cold.get(i).copied().unwrap_or(true));
             lut.fails().get(i).copied().unwrap_or(true) || unserved
@@ -207,7 +227,11 @@ impl ShuffleRows {
             (sym::NONE | sym::ZERO, _) | (_, None) => cold(i),
             (_, Some(r)) => cold(i) && cold(lanes::SignRule::negative(r.abs, i)),
         });
-        let entries: [u8; 256] = core::array::from_fn(|i| lut.plane_byte(0, i));
+        // A positive side's Plus: the stored entry is one less than the magnitude's own.
+        let entries: [u8; 256] = core::array::from_fn(|i| {
+            let less = plus.is_some_and(|p| !p.negative && p.has(i));
+            lut.plane_byte(0, i).wrapping_sub(less as u8)
+        });
         let halves = if how == sym::NONE { 2 } else { 1 };
         let (rows, len) = residual_rows(&entries, &free, None, halves, true);
         let test = ColdTest::of(&cold_bytes);
@@ -217,10 +241,12 @@ impl ShuffleRows {
             Some(_) => cold_form::SIGNS,
             None => cold_form::BITMAP,
         };
-        let mut out = ShuffleRows { how, uncompacted: false, rows, len, cold: cold_bytes, test, cold_form, sums: None };
-        // Candidate nibble tables: the low one from each row without free entries.
+        let mut out =
+            ShuffleRows { how, uncompacted: false, rows, len, cold: cold_bytes, test, cold_form, sums: None, plus };
+        // Candidate nibble tables: the low one from each row without free entries (not with
+        // a Plus, whose kernels are not built with them).
         let best = (0..8 * halves)
-            .filter(|&g| (0..16).all(|j| !free.get(16 * g + j).copied().unwrap_or(true)))
+            .filter(|&g| plus.is_none() && (0..16).all(|j| !free.get(16 * g + j).copied().unwrap_or(true)))
             .map(|g| nibble_sums(&entries, &free, g, halves))
             .map(|s| (residual_rows(&entries, &free, Some(&s), halves, true), s))
             .min_by_key(|((_, len), _)| len[0].max(len[1]));
@@ -238,6 +264,28 @@ impl ShuffleRows {
             out.len[1] = 0;
         }
         out
+    }
+
+    /// About how many vector ops the kernel spends per 32 bytes (besides the load and
+    /// store): each half's rows, the nibble sums, the rule's own ops (a [`Plus`]'s bitmap
+    /// lookup and add among them) or the two halves' index and merge, and the cold test.
+    fn ops(&self, abs: bool) -> usize {
+        let (halves, rule) = match self.how {
+            sym::NONE => (2, 2),
+            sym::ZERO => (1, 3),
+            sym::XOR | sym::NEG => (1, 4),
+            sym::NEG_WRAP_U => (1, 5),
+            _ => (1, 6),
+        };
+        let abs = if abs && self.how != sym::NONE { 3 } else { 0 };
+        let cold = match self.cold_form {
+            cold_form::NONE => 0,
+            cold_form::SAME => 3,
+            cold_form::SIGNS => 7,
+            _ => 11,
+        };
+        let extras = if self.sums.is_some() { 6 } else { 0 } + if self.plus.is_some() { 9 } else { 0 };
+        halves * lookup_ops(self.most(), false) + rule + abs + cold + extras
     }
 
     /// The larger half's row count.
