@@ -845,7 +845,8 @@ impl SignRule {
 /// rule breaks the symmetry; an integer target, the negation (wrapped to the target's bits
 /// for sub-byte targets with wrap) or zero. A failing negative byte is served
 /// (it is flagged; its entry is never stored); a failing magnitude's stored entry is used
-/// like any other.
+/// like any other. Where no rule holds as it is (the directed modes round the two signs
+/// apart), one that holds after a one-step add on one side ([`Plus`]).
 fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
     let abs = dir.from == crate::DataType::Int8;
     if !((abs || dir.from.is_float() && dir.from.format().sign_mask() == 0x80) && dir.to.size() == 1) {

@@ -2954,11 +2954,16 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         };
         _mm256_movemask_epi8(cold) as u32
     };
-    let by_bitmap = |x: __m256i| {
-        // Bits 3..6 of x index a half (bit 7 of x picks which half).
+    // Where bit x of a 128-bit bitmap sits: bits 3..6 of x index its byte (in a 16-byte
+    // row), bits 0..2 pick the bit.
+    let bit_at = |x: __m256i| {
         let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(x), _mm256_set1_epi8(0x0f));
+        (idx, _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7))))
+    };
+    let by_bitmap = |x: __m256i| {
+        // Bit 7 of x picks the half.
+        let (idx, bit) = bit_at(x);
         let byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(bitmap[0], idx), _mm256_shuffle_epi8(bitmap[1], idx), x);
-        let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7)));
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit)) as u32
     };
     // Per half, each row's XOR with the row before it and the index where it starts (unused
@@ -3006,8 +3011,7 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     // t + 1 where magnitude m's bit is set and the lane is on the side (`negative`: its mask).
     let add_plus = |t: __m256i, m: __m256i, negative: __m256i| {
         if PLUS {
-            let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(m), _mm256_set1_epi8(0x0f));
-            let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(m, _mm256_set1_epi8(7)));
+            let (idx, bit) = bit_at(m);
             let set = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(plus_bits, idx), bit), bit);
             _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
         } else {
