@@ -2162,7 +2162,10 @@ mod mini {
     // 2^(bias - 1 + m) (exact) rounded to an integer in the mode. One rounding either way, and
     // no float16 subnormals (which slow F16C's conversions down on this machine). Packed to
     // bytes, codes above the largest finite one go cold (NaN and Inf among them), then the
-    // sign is merged in (`NZ`: not on zero results, for the types without -0).
+    // sign is merged in (`NZ`: not on zero results, for the types without -0). Integer
+    // sources (int16, uint16, the capped wider ones) take the integer form alone: their values
+    // are 0 or at least 1, never below such a target's least normal magnitude (bias >= 1),
+    // nearest-even among them (half an ulp less one, plus the result's last bit).
     // Nearest-even takes one path for both ranges instead: the magnitude plus 2^(E + 23 - m),
     // where E is its exponent clamped to the target's least normal one, is rounded by the f32
     // addition (default MXCSR) to a multiple of the target's ulp at E, and the sum's low bits
@@ -2191,20 +2194,34 @@ mod mini {
         let threshold = _mm256_set1_epi32((128 - t.bias) << 23);
         let scale = _mm256_castsi256_ps(_mm256_set1_epi32((126 + t.bias + t.man_bits as i32) << 23));
         let (half, ulp) = (1i32 << (sh - 1), (1i32 << sh) - 1);
-        // (Nearest-even takes `conv_ne` below.)
-        let base = if M == mode::NA { half } else { 0 };
+        // (Nearest-even takes `conv_ne` below, but for integer sources: half less one, plus
+        // the result's last bit.)
+        let base = match M {
+            mode::NA => half,
+            mode::NE => half - 1,
+            _ => 0,
+        };
         let rebias = _mm256_set1_epi32(((t.bias - 127) << 23) + base);
         let ulp = _mm256_set1_epi32(ulp);
         let abs_mask = _mm256_set1_epi32(i32::MAX);
+        let int = matches!(S, src::I16 | src::U16 | src::CAP_I32 | src::CAP_U32 | src::CAP_I64 | src::CAP_U64);
         let conv = |x: __m256| {
             let bits = _mm256_castps_si256(x);
             let mag = _mm256_and_si256(bits, abs_mask);
             let inc = match M {
                 mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(bits), ulp),
                 mode::TN => _mm256_and_si256(_mm256_srai_epi32::<31>(bits), ulp),
+                mode::NE => _mm256_and_si256(_mm256_srlv_epi32(mag, shift), _mm256_set1_epi32(1)),
                 _ => _mm256_setzero_si256(),
             };
-            let normal = _mm256_srlv_epi32(_mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc), shift);
+            let biased = _mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc);
+            if int {
+                // An integer is 0 or at least 1, the least normal magnitude of every such
+                // target (bias >= 1) or more: no subnormal path. 0's sum is negative, and
+                // the arithmetic shift keeps it so, for the unsigned pack's 0.
+                return _mm256_srav_epi32(biased, shift);
+            }
+            let normal = _mm256_srlv_epi32(biased, shift);
             // The directed modes round the signed value; the others its magnitude.
             let sub = match M {
                 mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(x, scale))),
@@ -2236,7 +2253,7 @@ mod mini {
             let (x0, x1, x2, x3) = (at(0), at(1), at(2), at(3));
             // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
             // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
-            let codes = if M == mode::NE {
+            let codes = if M == mode::NE && !int {
                 // The signed packs saturate large codes at 2^15 - 1 and negative ones (see
                 // above) at -2^15; both stay above 255 once the offset is taken off.
                 let (c0, c1, c2, c3) = (conv_ne(x0), conv_ne(x1), conv_ne(x2), conv_ne(x3));
