@@ -618,7 +618,8 @@ fn every_mode_clamp_and_none(src: DataType, dst: DataType, input: &[u8], what: &
 
 /// Integer sources to the narrower floats: every small value, and each power of two with its
 /// neighbours (where a rounding to odd on the way, or halving a large uint32 first, could
-/// lose an exact result or a tie), both signs where there are any, every mode and tier.
+/// lose an exact result or a tie) and the ties above it, both signs where there are any,
+/// every mode and tier.
 #[test]
 fn integers_around_powers_of_two_to_narrower_floats() {
     for src in [DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64] {
@@ -629,8 +630,11 @@ fn integers_around_powers_of_two_to_narrower_floats() {
         for k in 1..src.bits() {
             let p = 1u64 << k;
             values.extend((0..4).flat_map(|d| [p.wrapping_add(d), p.wrapping_sub(d + 1)]));
-            // Ties at 11 and 24 significant bits above the power (float16 / float32).
+            // Ties at 11, 24 and 54 significant bits above the power (float16 / float32 /
+            // float64), after an even and an odd last kept bit, and just past them.
             values.extend([p | p >> 11, p | p >> 24, p | p >> 11 | 1, p | p >> 24 | 1].map(|v| v & mask));
+            let (tie, odd) = (p | p >> 53, p | p >> 52 | p >> 53);
+            values.extend([tie, tie + 1, tie - 1, odd, odd + 1, odd - 1].map(|v| v & mask));
         }
         let mut bits: Vec<u64> = values.iter().map(|&v| v & mask).collect();
         if src.format().kind == cast_value_kernels::Kind::Signed {

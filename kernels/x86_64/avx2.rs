@@ -600,8 +600,17 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     let wide = matches!(s, src::I32 | src::U32 | src::I64 | src::U64);
     let to_f64_rounds = matches!(s, src::I64 | src::U64) && to == T::Float64;
     if to_f64_rounds && m != mode::NE {
-        // 64-bit integers round to f64 in-lane only nearest-even (the FMA's rounding).
-        return None;
+        // The other modes step nearest-even's result by its exact error.
+        return Some(match (s, m) {
+            (src::I64, mode::TZ) => int64_to_f64::<{ src::I64 }, { mode::TZ }> as KernelFn,
+            (src::I64, mode::TP) => int64_to_f64::<{ src::I64 }, { mode::TP }>,
+            (src::I64, mode::TN) => int64_to_f64::<{ src::I64 }, { mode::TN }>,
+            (src::I64, _) => int64_to_f64::<{ src::I64 }, { mode::NA }>,
+            (_, mode::TZ) => int64_to_f64::<{ src::U64 }, { mode::TZ }>,
+            (_, mode::TP) => int64_to_f64::<{ src::U64 }, { mode::TP }>,
+            (_, mode::TN) => int64_to_f64::<{ src::U64 }, { mode::TN }>,
+            (_, _) => int64_to_f64::<{ src::U64 }, { mode::NA }>,
+        });
     }
     if to == T::Float64 || (to == T::Float32 && !wide) {
         return Some(match (s, to.size()) {
@@ -2748,6 +2757,73 @@ fn int_to_float_exact_body<const S: u8, const D: usize>(
                     _mm256_storeu_pd(q.add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
                 }
             }
+        }
+        0
+    })
+}
+
+// int64/uint64 -> float64 towards zero, towards +-Inf or nearest-away: the magnitude's
+// nearest-even value `s = hi * 2^32 + lo` (one rounding: both halves are exact, and so is
+// `hi * 2^32`), and that rounding's error `e = lo - (s - hi * 2^32)`, exact (Fast2Sum: the
+// larger addend first), so `|n| = s + e`. Where `e` is not zero, the mode's direction moves
+// `s` one pattern (adjacent floats, binade boundaries included): down where the magnitude
+// went up and the mode truncates it, up where it went down and the mode rounds it up, and
+// nearest-away up on a tie that went down (`e` half of `s`'s ulp). 8 per step.
+entry!(int64_to_f64<const S: u8, const M: u8>, int64_to_f64_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int64_to_f64_body<const S: u8, const M: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 8;
+    let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    let two32 = _mm256_set1_pd(4_294_967_296.0);
+    let exp_field = _mm256_set1_epi64x(0x7ff0_0000_0000_0000);
+    let ulp_53 = _mm256_set1_epi64x(53 << 52);
+    // A 32-bit half as f64 (exact): 2^52 + h - 2^52.
+    let half = |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52));
+    let conv = |x: __m256i| {
+        let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
+        let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
+        let (hi, lo) = (_mm256_mul_pd(half(_mm256_srli_epi64::<32>(n)), two32), half(_mm256_and_si256(n, low32)));
+        let s = _mm256_add_pd(hi, lo);
+        let e = _mm256_sub_pd(lo, _mm256_sub_pd(s, hi));
+        let zero = _mm256_setzero_pd();
+        // All ones where the magnitude went up (`s` above it) or down.
+        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+        let went_down = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero));
+        // Subtracting an all-ones mask steps a pattern up, adding it steps one down.
+        let bits = _mm256_castpd_si256(s);
+        let bits = match M {
+            mode::TZ => _mm256_add_epi64(bits, went_up),
+            mode::TP => _mm256_sub_epi64(
+                _mm256_add_epi64(bits, _mm256_and_si256(went_up, neg)),
+                _mm256_andnot_si256(neg, went_down),
+            ),
+            mode::TN => _mm256_sub_epi64(
+                _mm256_add_epi64(bits, _mm256_andnot_si256(neg, went_up)),
+                _mm256_and_si256(went_down, neg),
+            ),
+            _ => {
+                // Half an ulp of `s`: its exponent field less 53 (a positive f64 wherever
+                // `s` can be inexact, from 2^53 on).
+                let half_ulp = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_and_si256(bits, exp_field), ulp_53));
+                _mm256_sub_epi64(bits, _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_EQ_OQ>(e, half_ulp)))
+            }
+        };
+        _mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg))
+    };
+    chunked::<N>(dir, src, dst, (8, 8), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..8 * N)) else { return u32::MAX };
+        // SAFETY: `s` and `d` hold 64 bytes each (checked just above); unaligned loads and
+        // stores.
+        unsafe {
+            let (p, q) = (s.as_ptr(), d.as_mut_ptr());
+            let (x, y) = (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast()));
+            _mm256_storeu_si256(q.cast(), conv(x));
+            _mm256_storeu_si256(q.add(32).cast(), conv(y));
         }
         0
     })
