@@ -1469,10 +1469,9 @@ fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
 }
 
 /// [`load8_pd`] for every f64-domain source. 64-bit integers: `ODD` false, rounded to f64
-/// nearest-even (one rounding: `hi * 2^32 + lo` by FMA, both halves exact); `ODD` true,
-/// rounded to odd at 53 bits (shifted right to 53 significant bits with the dropped bits
-/// OR-ed into the last), which any later rounding to 51 bits or fewer turns into the
-/// correctly rounded result. Exact below 2^53 either way.
+/// nearest-even ([`int64_round`]); `ODD` true, rounded to odd at 53 bits (truncated, with
+/// the last bit set where that was inexact), which any later rounding to 51 bits or fewer
+/// turns into the correctly rounded result. Exact below 2^53 either way.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn load8_pd_int<const S: u8, const ODD: bool>(s: &[u8]) -> (__m256d, __m256d) {
@@ -1480,41 +1479,42 @@ fn load8_pd_int<const S: u8, const ODD: bool>(s: &[u8]) -> (__m256d, __m256d) {
         return load8_pd::<S>(s);
     }
     let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
-    let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
-    let low32 = _mm256_set1_epi64x(0xffff_ffff);
-    let two32 = _mm256_set1_pd(4_294_967_296.0);
-    // n < 2^64 as f64, rounded nearest-even: halves are exact (2^52 + h - 2^52).
-    let to_f64 = |n: __m256i| {
-        let half =
-            |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52));
-        _mm256_fmadd_pd(half(_mm256_srli_epi64::<32>(n)), two32, half(_mm256_and_si256(n, low32)))
-    };
     let conv = |x: __m256i| {
-        let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
-        let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
-        let approx = to_f64(n);
-        let f = if ODD {
-            // Shift so that at most 53 significant bits remain (the exponent of the nearest-
-            // even value is that of n or one above: 52 or 53 bits, both enough).
-            let t = _mm256_sub_epi64(_mm256_srli_epi64::<52>(_mm256_castpd_si256(approx)), _mm256_set1_epi64x(1075));
-            let sh = _mm256_and_si256(t, _mm256_cmpgt_epi64(t, _mm256_setzero_si256()));
-            let dropped = _mm256_and_si256(
-                n,
-                _mm256_sub_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(1), sh), _mm256_set1_epi64x(1)),
-            );
-            let sticky =
-                _mm256_andnot_si256(_mm256_cmpeq_epi64(dropped, _mm256_setzero_si256()), _mm256_set1_epi64x(1));
-            let kept = _mm256_or_si256(_mm256_srlv_epi64(n, sh), sticky);
-            // Exact (below 2^53), then scaled back by 2^sh in the exponent field.
-            _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(to_f64(kept)), _mm256_slli_epi64::<52>(sh)))
+        let (neg, s, e) = int64_round::<S>(x);
+        let bits = if ODD {
+            let zero = _mm256_setzero_pd();
+            let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+            let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
+            // One pattern down where the magnitude went up (truncated), then the last bit.
+            let t = _mm256_add_epi64(_mm256_castpd_si256(s), went_up);
+            _mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi64x(1)))
         } else {
-            approx
+            _mm256_castpd_si256(s)
         };
-        _mm256_or_pd(f, _mm256_castsi256_pd(_mm256_slli_epi64::<63>(neg)))
+        _mm256_castsi256_pd(_mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg)))
     };
     // SAFETY: `b` holds 64 bytes (checked just above); unaligned loads.
     let (x, y) = unsafe { (_mm256_loadu_si256(b.as_ptr().cast()), _mm256_loadu_si256(b.as_ptr().add(32).cast())) };
     (conv(x), conv(y))
+}
+
+/// Four int64 (`S` = [`src::I64`]) or uint64 lanes: all ones where negative, the magnitude
+/// `n` rounded to f64 nearest-even `s = hi * 2^32 + lo` (one rounding: both 32-bit halves
+/// are exact, and so is `hi * 2^32`), and that rounding's error `e`, exact (Fast2Sum, the
+/// larger addend first): `n = s + e`.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn int64_round<const S: u8>(x: __m256i) -> (__m256i, __m256d, __m256d) {
+    let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let two32 = _mm256_set1_pd(4_294_967_296.0);
+    // A 32-bit half as f64 (exact): 2^52 + h - 2^52.
+    let half = |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52));
+    let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
+    let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
+    let (hi, lo) = (half(_mm256_srli_epi64::<32>(n)), half(_mm256_and_si256(n, _mm256_set1_epi64x(0xffff_ffff))));
+    let s = _mm256_fmadd_pd(hi, two32, lo);
+    // hi * 2^32 - s is exact (s - hi * 2^32 is), and so is lo plus it.
+    (neg, s, _mm256_add_pd(lo, _mm256_fmsub_pd(hi, two32, s)))
 }
 
 /// Define `$name::<M>`, rounding the lanes of a `$v` vector to integers in mode `M` (exact:
@@ -2763,12 +2763,11 @@ fn int_to_float_exact_body<const S: u8, const D: usize>(
 }
 
 // int64/uint64 -> float64 towards zero, towards +-Inf or nearest-away: the magnitude's
-// nearest-even value `s = hi * 2^32 + lo` (one rounding: both halves are exact, and so is
-// `hi * 2^32`), and that rounding's error `e = lo - (s - hi * 2^32)`, exact (Fast2Sum: the
-// larger addend first), so `|n| = s + e`. Where `e` is not zero, the mode's direction moves
-// `s` one pattern (adjacent floats, binade boundaries included): down where the magnitude
-// went up and the mode truncates it, up where it went down and the mode rounds it up, and
-// nearest-away up on a tie that went down (`e` half of `s`'s ulp). 8 per step.
+// nearest-even value and that rounding's exact error ([`int64_round`]). Where the error is
+// not zero, the mode's direction moves the value one pattern (adjacent floats, binade
+// boundaries included): down where the magnitude went up and the mode truncates it, up where
+// it went down and the mode rounds it up, and nearest-away up on a tie that went down (the
+// error half of the value's ulp). 8 per step.
 entry!(int64_to_f64<const S: u8, const M: u8>, int64_to_f64_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn int64_to_f64_body<const S: u8, const M: u8>(
@@ -2777,19 +2776,10 @@ fn int64_to_f64_body<const S: u8, const M: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 8;
-    let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
-    let low32 = _mm256_set1_epi64x(0xffff_ffff);
-    let two32 = _mm256_set1_pd(4_294_967_296.0);
     let exp_field = _mm256_set1_epi64x(0x7ff0_0000_0000_0000);
     let ulp_53 = _mm256_set1_epi64x(53 << 52);
-    // A 32-bit half as f64 (exact): 2^52 + h - 2^52.
-    let half = |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52));
     let conv = |x: __m256i| {
-        let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
-        let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
-        let (hi, lo) = (_mm256_mul_pd(half(_mm256_srli_epi64::<32>(n)), two32), half(_mm256_and_si256(n, low32)));
-        let s = _mm256_add_pd(hi, lo);
-        let e = _mm256_sub_pd(lo, _mm256_sub_pd(s, hi));
+        let (neg, s, e) = int64_round::<S>(x);
         let zero = _mm256_setzero_pd();
         // All ones where the magnitude went up (`s` above it) or down.
         let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
