@@ -516,6 +516,11 @@ fn pick_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
     Some(f32_to_bf16::<S, M> as KernelFn)
 }
 
+/// int64/uint64 -> bfloat16 in rounding `M`.
+fn pick_int64_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
+    Some(int64_to_bf16::<S, M> as KernelFn)
+}
+
 /// A source whose values are f32 ([`load8`]) -> float16: F16C's rounding, one per element.
 fn pick_to_f16<const S: u8>(m: u8) -> KernelFn {
     match m {
@@ -639,8 +644,8 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         src::U64 if to == T::Float16 => Some(pick_to_f16::<{ src::CAP_U64 }>(m)),
         src::I32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_I32]),
         src::U32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_U32]),
-        src::I64 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_I64]),
-        src::U64 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_U64]),
+        src::I64 if to == T::BFloat16 => by_mode!(m, pick_int64_to_bf16[src::I64]),
+        src::U64 if to == T::BFloat16 => by_mode!(m, pick_int64_to_bf16[src::U64]),
         src::U32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<true> as KernelFn),
         // Exact below 2^24 (every byte float's range ends below 2^16; beyond it goes cold).
         _ if is_mini_target(t) => {
@@ -2814,6 +2819,62 @@ fn int64_to_f64_body<const S: u8, const M: u8>(
             let (x, y) = (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast()));
             _mm256_storeu_si256(q.cast(), conv(x));
             _mm256_storeu_si256(q.add(32).cast(), conv(y));
+        }
+        0
+    })
+}
+
+// int64/uint64 -> bfloat16 in 64-bit lanes: the magnitude rounded to odd at 53 bits (from
+// nearest-even's exact error, [`int64_round`]), then one integer rounding of that f64
+// pattern, rebiased, at bit 45 (as `f32_to_bf16` rounds at bit 16): every such value is a
+// normal bfloat16 or zero, so nothing goes cold. 16 elements per step.
+entry!(int64_to_bf16<const S: u8, const M: u8>, int64_to_bf16_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int64_to_bf16_body<const S: u8, const M: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
+    // f64's exponent bias less bfloat16's, in the exponent field.
+    let rebias = _mm256_set1_epi64x((1023 - 127) << 52);
+    let low = _mm256_set1_epi64x((1 << 45) - 1);
+    let conv = |x: __m256i| {
+        let (neg, s, e) = int64_round::<S>(x);
+        let zero = _mm256_setzero_pd();
+        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+        let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
+        let bits = _mm256_castpd_si256(s);
+        let odd = _mm256_or_si256(_mm256_add_epi64(bits, went_up), _mm256_and_si256(inexact, _mm256_set1_epi64x(1)));
+        let p = _mm256_sub_epi64(odd, rebias);
+        let inc = match M {
+            mode::NE => _mm256_add_epi64(
+                _mm256_and_si256(_mm256_srli_epi64::<45>(p), _mm256_set1_epi64x(1)),
+                _mm256_set1_epi64x((1 << 44) - 1),
+            ),
+            mode::NA => _mm256_set1_epi64x(1 << 44),
+            mode::TZ => _mm256_setzero_si256(),
+            mode::TP => _mm256_andnot_si256(neg, low),
+            _ => _mm256_and_si256(neg, low),
+        };
+        let r = _mm256_srli_epi64::<45>(_mm256_add_epi64(p, inc));
+        // Zero's rebiased pattern is garbage: it gives 0.
+        let r = _mm256_andnot_si256(_mm256_cmpeq_epi64(bits, _mm256_setzero_si256()), r);
+        _mm256_or_si256(r, _mm256_and_si256(neg, _mm256_set1_epi64x(0x8000)))
+    };
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    chunked::<N>(dir, src, dst, (8, 2), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..2 * N)) else { return u32::MAX };
+        // SAFETY: `s` holds 128 bytes and `d` 32 (checked just above); unaligned loads and a
+        // store.
+        unsafe {
+            let p = s.as_ptr();
+            let at = |k: usize| _mm256_castsi256_ps(conv(_mm256_loadu_si256(p.add(32 * k).cast())));
+            // The low dwords of two vectors ([a0 a1 b0 b1 | a2 a3 b2 b3]), then words (every
+            // code is below 2^16: the unsigned pack is exact), then the dword pairs in order.
+            let low2 = |a: __m256, b: __m256| _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b));
+            let words = _mm256_packus_epi32(low2(at(0), at(1)), low2(at(2), at(3)));
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(words, order));
         }
         0
     })
