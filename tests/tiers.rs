@@ -631,10 +631,12 @@ fn integers_around_powers_of_two_to_narrower_floats() {
             let p = 1u64 << k;
             values.extend((0..4).flat_map(|d| [p.wrapping_add(d), p.wrapping_sub(d + 1)]));
             // Ties at 11, 24 and 54 significant bits above the power (float16 / float32 /
-            // float64), after an even and an odd last kept bit, and just past them.
+            // float64; after an even and an odd last kept bit for float64), and next to them.
             values.extend([p | p >> 11, p | p >> 24, p | p >> 11 | 1, p | p >> 24 | 1].map(|v| v & mask));
             let (tie, odd) = (p | p >> 53, p | p >> 52 | p >> 53);
             values.extend([tie, tie + 1, tie - 1, odd, odd + 1, odd - 1].map(|v| v & mask));
+            // float8_e8m0fnu's tie (one significant bit): 1.5 times the power, and below it.
+            values.extend([p | p >> 1, (p | p >> 1) - 1].map(|v| v & mask));
         }
         let mut bits: Vec<u64> = values.iter().map(|&v| v & mask).collect();
         if src.format().kind == cast_value_kernels::Kind::Signed {

@@ -225,8 +225,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             src::ODD_F64 => by_mode!(m, pick_to_e8m0[src::ODD_F64], r),
             src::ODD_I32 => by_mode!(m, pick_to_e8m0[src::ODD_I32], r),
             src::ODD_U32 => by_mode!(m, pick_to_e8m0[src::ODD_U32], r),
-            src::ODD_I64 => by_mode!(m, pick_to_e8m0[src::ODD_I64], r),
-            _ => by_mode!(m, pick_to_e8m0[src::ODD_U64], r),
+            src::ODD_I64 => by_mode!(m, pick_int64_to_e8m0[src::I64], r),
+            _ => by_mode!(m, pick_int64_to_e8m0[src::U64], r),
         });
     }
     if from.is_integer() && to.is_float() && from.size() > 1 {
@@ -576,6 +576,16 @@ fn pick_half_to_e5m2<const M: u8>() -> Option<KernelFn> {
 /// rounding `M`; `nz` for the types without -0.
 fn pick_to_mini<const S: u8, const M: u8>(nz: bool) -> Option<KernelFn> {
     Some(if nz { to_mini::<S, M, true> as KernelFn } else { to_mini::<S, M, false> })
+}
+
+/// int64/uint64 -> float8_e8m0fnu in rounding `M`, with clamp (`r`) or without a rule
+/// (wrap is not a float rule).
+fn pick_int64_to_e8m0<const S: u8, const M: u8>(r: u8) -> KernelFn {
+    if r == range::CLAMP {
+        int64_to_e8m0::<S, M, true>
+    } else {
+        int64_to_e8m0::<S, M, false>
+    }
 }
 
 /// A source with [`src`] code `S` (in f32 lanes) -> float8_e8m0fnu in rounding `M`, with
@@ -2877,6 +2887,73 @@ fn int64_to_bf16_body<const S: u8, const M: u8>(
             _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(words, order));
         }
         0
+    })
+}
+
+// int64/uint64 -> float8_e8m0fnu in 64-bit lanes: the magnitude rounded to odd at 53 bits
+// ([`int64_round`]), then `to_e8m0`'s rule on that f64 pattern: its exponent field rebiased
+// (f64's bias less 127), plus one where the mode rounds up (any mantissa bit towards +Inf,
+// the first one in the nearest modes). Every int64 from 1 up is in range (2^0..2^64);
+// zero and negative values go cold without a rule, and become the least code with clamp
+// (`CLAMP`). 16 elements per step.
+entry!(int64_to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, int64_to_e8m0_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let man = _mm256_set1_epi64x((1 << 52) - 1);
+    let one = _mm256_set1_epi64x(1);
+    // (code, lanes below the range: zero or negative)
+    let conv = |x: __m256i| {
+        let (neg, s, e) = int64_round::<S>(x);
+        let zero = _mm256_setzero_pd();
+        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+        let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
+        let bits = _mm256_castpd_si256(s);
+        let odd = _mm256_or_si256(_mm256_add_epi64(bits, went_up), _mm256_and_si256(inexact, one));
+        let inc = match M {
+            mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi64::<51>(odd), one),
+            mode::TP => {
+                _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(odd, man), _mm256_setzero_si256()), one)
+            }
+            // Positive lanes (the others are below the range): down is towards zero.
+            _ => _mm256_setzero_si256(),
+        };
+        let code =
+            _mm256_add_epi64(_mm256_srli_epi64::<52>(odd), _mm256_sub_epi64(inc, _mm256_set1_epi64x(1023 - 127)));
+        let low = _mm256_or_si256(neg, _mm256_cmpeq_epi64(bits, _mm256_setzero_si256()));
+        (_mm256_andnot_si256(low, code), low)
+    };
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    chunked::<N>(dir, src, dst, (8, 1), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..N)) else { return u32::MAX };
+        // SAFETY: `s` holds 128 bytes and `d` 16 (checked just above); unaligned loads and a
+        // 16-byte store.
+        unsafe {
+            let p = s.as_ptr();
+            let at = |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast()));
+            let ((c0, l0), (c1, l1), (c2, l2), (c3, l3)) = (at(0), at(1), at(2), at(3));
+            // Low dwords of two vectors ([a0 a1 b0 b1 | a2 a3 b2 b3]), words (codes below
+            // 2^8: the packs are exact), the dword pairs in order, then bytes.
+            let low2 = |a: __m256i, b: __m256i| {
+                _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+            };
+            let words = _mm256_permutevar8x32_epi32(_mm256_packus_epi32(low2(c0, c1), low2(c2, c3)), order);
+            let bytes = _mm256_permute4x64_epi64::<0b00_00_10_00>(_mm256_packus_epi16(words, words));
+            _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
+            if CLAMP {
+                return 0;
+            }
+            let any = _mm256_or_si256(_mm256_or_si256(l0, l1), _mm256_or_si256(l2, l3));
+            if _mm256_testz_si256(any, any) != 0 {
+                return 0;
+            }
+            let m = |l: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(l)) as u32;
+            m(l0) | m(l1) << 4 | m(l2) << 8 | m(l3) << 12
+        }
     })
 }
 
