@@ -1495,16 +1495,11 @@ fn load8_pd_int<const S: u8, const ODD: bool>(s: &[u8]) -> (__m256d, __m256d) {
     }
     let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
     let conv = |x: __m256i| {
-        let (neg, s, e) = int64_round::<S>(x);
-        let bits = if ODD {
-            let zero = _mm256_setzero_pd();
-            let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
-            let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
-            // One pattern down where the magnitude went up (truncated), then the last bit.
-            let t = _mm256_add_epi64(_mm256_castpd_si256(s), went_up);
-            _mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi64x(1)))
+        let (neg, bits) = if ODD {
+            int64_odd::<S>(x)
         } else {
-            _mm256_castpd_si256(s)
+            let (neg, s, _) = int64_round::<S>(x);
+            (neg, _mm256_castpd_si256(s))
         };
         _mm256_castsi256_pd(_mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg)))
     };
@@ -1530,6 +1525,33 @@ fn int64_round<const S: u8>(x: __m256i) -> (__m256i, __m256d, __m256d) {
     let s = _mm256_fmadd_pd(hi, two32, lo);
     // hi * 2^32 - s is exact (s - hi * 2^32 is), and so is lo plus it.
     (neg, s, _mm256_add_pd(lo, _mm256_fmsub_pd(hi, two32, s)))
+}
+
+/// Four int64/uint64 lanes ([`int64_round`]): all ones where negative, and the magnitude
+/// rounded to odd at 53 bits as an f64 pattern (truncated: one pattern down where the
+/// nearest-even value went up; then the last bit set where inexact). Zero stays zero.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn int64_odd<const S: u8>(x: __m256i) -> (__m256i, __m256i) {
+    let (neg, s, e) = int64_round::<S>(x);
+    let zero = _mm256_setzero_pd();
+    let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+    let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
+    let t = _mm256_add_epi64(_mm256_castpd_si256(s), went_up);
+    (neg, _mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi64x(1))))
+}
+
+/// Sixteen values below 2^16 in the 64-bit lanes of four vectors, as sixteen words in order:
+/// the low dwords of each two vectors (`[a0 a1 b0 b1 | a2 a3 b2 b3]`), packed to words (exact),
+/// then the dword pairs put in order.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn words_in_order(v: [__m256i; 4]) -> __m256i {
+    let low2 = |a: __m256i, b: __m256i| {
+        _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+    };
+    let [a, b, c, d] = v;
+    _mm256_permutevar8x32_epi32(_mm256_packus_epi32(low2(a, b), low2(c, d)), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
 }
 
 /// Define `$name::<M>`, rounding the lanes of a `$v` vector to integers in mode `M` (exact:
@@ -2834,10 +2856,10 @@ fn int64_to_f64_body<const S: u8, const M: u8>(
     })
 }
 
-// int64/uint64 -> bfloat16 in 64-bit lanes: the magnitude rounded to odd at 53 bits (from
-// nearest-even's exact error, [`int64_round`]), then one integer rounding of that f64
-// pattern, rebiased, at bit 45 (as `f32_to_bf16` rounds at bit 16): every such value is a
-// normal bfloat16 or zero, so nothing goes cold. 16 elements per step.
+// int64/uint64 -> bfloat16 in 64-bit lanes: the magnitude rounded to odd at 53 bits
+// ([`int64_odd`]), then one integer rounding of that f64 pattern, rebiased, at bit 45 (as
+// `f32_to_bf16` rounds at bit 16): every such value is a normal bfloat16 or zero, so
+// nothing goes cold. 16 elements per step.
 entry!(int64_to_bf16<const S: u8, const M: u8>, int64_to_bf16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn int64_to_bf16_body<const S: u8, const M: u8>(
@@ -2850,12 +2872,7 @@ fn int64_to_bf16_body<const S: u8, const M: u8>(
     let rebias = _mm256_set1_epi64x((1023 - 127) << 52);
     let low = _mm256_set1_epi64x((1 << 45) - 1);
     let conv = |x: __m256i| {
-        let (neg, s, e) = int64_round::<S>(x);
-        let zero = _mm256_setzero_pd();
-        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
-        let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
-        let bits = _mm256_castpd_si256(s);
-        let odd = _mm256_or_si256(_mm256_add_epi64(bits, went_up), _mm256_and_si256(inexact, _mm256_set1_epi64x(1)));
+        let (neg, odd) = int64_odd::<S>(x);
         let p = _mm256_sub_epi64(odd, rebias);
         let inc = match M {
             mode::NE => _mm256_add_epi64(
@@ -2869,29 +2886,24 @@ fn int64_to_bf16_body<const S: u8, const M: u8>(
         };
         let r = _mm256_srli_epi64::<45>(_mm256_add_epi64(p, inc));
         // Zero's rebiased pattern is garbage: it gives 0.
-        let r = _mm256_andnot_si256(_mm256_cmpeq_epi64(bits, _mm256_setzero_si256()), r);
+        let r = _mm256_andnot_si256(_mm256_cmpeq_epi64(odd, _mm256_setzero_si256()), r);
         _mm256_or_si256(r, _mm256_and_si256(neg, _mm256_set1_epi64x(0x8000)))
     };
-    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     chunked::<N>(dir, src, dst, (8, 2), |s, d| {
         let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..2 * N)) else { return u32::MAX };
         // SAFETY: `s` holds 128 bytes and `d` 32 (checked just above); unaligned loads and a
         // store.
         unsafe {
             let p = s.as_ptr();
-            let at = |k: usize| _mm256_castsi256_ps(conv(_mm256_loadu_si256(p.add(32 * k).cast())));
-            // The low dwords of two vectors ([a0 a1 b0 b1 | a2 a3 b2 b3]), then words (every
-            // code is below 2^16: the unsigned pack is exact), then the dword pairs in order.
-            let low2 = |a: __m256, b: __m256| _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b));
-            let words = _mm256_packus_epi32(low2(at(0), at(1)), low2(at(2), at(3)));
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(words, order));
+            let at = |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast()));
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), words_in_order([at(0), at(1), at(2), at(3)]));
         }
         0
     })
 }
 
 // int64/uint64 -> float8_e8m0fnu in 64-bit lanes: the magnitude rounded to odd at 53 bits
-// ([`int64_round`]), then `to_e8m0`'s rule on that f64 pattern: its exponent field rebiased
+// ([`int64_odd`]), then `to_e8m0`'s rule on that f64 pattern: its exponent field rebiased
 // (f64's bias less 127), plus one where the mode rounds up (any mantissa bit towards +Inf,
 // the first one in the nearest modes). Every int64 from 1 up is in range (2^0..2^64);
 // zero and negative values go cold without a rule, and become the least code with clamp
@@ -2908,12 +2920,7 @@ fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
     let one = _mm256_set1_epi64x(1);
     // (code, lanes below the range: zero or negative)
     let conv = |x: __m256i| {
-        let (neg, s, e) = int64_round::<S>(x);
-        let zero = _mm256_setzero_pd();
-        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
-        let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
-        let bits = _mm256_castpd_si256(s);
-        let odd = _mm256_or_si256(_mm256_add_epi64(bits, went_up), _mm256_and_si256(inexact, one));
+        let (neg, odd) = int64_odd::<S>(x);
         let inc = match M {
             mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi64::<51>(odd), one),
             mode::TP => {
@@ -2924,10 +2931,9 @@ fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
         };
         let code =
             _mm256_add_epi64(_mm256_srli_epi64::<52>(odd), _mm256_sub_epi64(inc, _mm256_set1_epi64x(1023 - 127)));
-        let low = _mm256_or_si256(neg, _mm256_cmpeq_epi64(bits, _mm256_setzero_si256()));
+        let low = _mm256_or_si256(neg, _mm256_cmpeq_epi64(odd, _mm256_setzero_si256()));
         (_mm256_andnot_si256(low, code), low)
     };
-    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     chunked::<N>(dir, src, dst, (8, 1), |s, d| {
         let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..N)) else { return u32::MAX };
         // SAFETY: `s` holds 128 bytes and `d` 16 (checked just above); unaligned loads and a
@@ -2936,12 +2942,8 @@ fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
             let p = s.as_ptr();
             let at = |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast()));
             let ((c0, l0), (c1, l1), (c2, l2), (c3, l3)) = (at(0), at(1), at(2), at(3));
-            // Low dwords of two vectors ([a0 a1 b0 b1 | a2 a3 b2 b3]), words (codes below
-            // 2^8: the packs are exact), the dword pairs in order, then bytes.
-            let low2 = |a: __m256i, b: __m256i| {
-                _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
-            };
-            let words = _mm256_permutevar8x32_epi32(_mm256_packus_epi32(low2(c0, c1), low2(c2, c3)), order);
+            // Codes below 2^8: the byte pack is exact too.
+            let words = words_in_order([c0, c1, c2, c3]);
             let bytes = _mm256_permute4x64_epi64::<0b00_00_10_00>(_mm256_packus_epi16(words, words));
             _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
             if CLAMP {
