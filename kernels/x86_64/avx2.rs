@@ -52,14 +52,13 @@ mod src {
     /// a [`super::Mini`] (NaN/Inf patterns give NaN lanes)
     pub const MINI: u8 = 12;
 
-    /// float64, int32, uint32, int64, uint64 as f32 lanes rounded to odd (truncated, with
-    /// the last bit set where that was inexact): 24 bits, enough for one later correct
-    /// rounding to float16, bfloat16 or a byte float type in any mode.
+    /// float64, int32, uint32 as f32 lanes rounded to odd (truncated, with the last bit set
+    /// where that was inexact): 24 bits, enough for one later correct rounding to float16,
+    /// bfloat16 or a byte float type in any mode. (int64/uint64 round to odd in f64:
+    /// [`super::int64_odd`].)
     pub const ODD_F64: u8 = 13;
     pub const ODD_I32: u8 = 14;
     pub const ODD_U32: u8 = 15;
-    pub const ODD_I64: u8 = 16;
-    pub const ODD_U64: u8 = 17;
 
     /// int32, uint32, int64, uint64 as f32 lanes exact below 2^24 in magnitude, and 2^24 or
     /// more (with the sign) above: for targets whose finite range ends below 2^17 (float16
@@ -74,7 +73,7 @@ mod src {
     pub const fn size(s: u8) -> usize {
         match s {
             F16 | BF16 | I16 | U16 => 2,
-            F64 | I64 | U64 | ODD_F64 | ODD_I64 | ODD_U64 | CAP_I64 | CAP_U64 => 8,
+            F64 | I64 | U64 | ODD_F64 | CAP_I64 | CAP_U64 => 8,
             MINI => 1,
             _ => 4,
         }
@@ -203,7 +202,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         };
     }
     if to == T::Float8E8M0FNU && from.size() >= 2 {
-        // Every source of 16 bits or more, in f32 lanes: exactly, or rounded to odd.
+        // Every source of 16 bits or more, in f32 lanes (exactly, or rounded to odd), but the
+        // 64-bit integers (in 64-bit lanes).
         let s = match from {
             T::Float32 => src::F32,
             T::Float16 => src::F16,
@@ -213,8 +213,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             T::Float64 => src::ODD_F64,
             T::Int32 => src::ODD_I32,
             T::UInt32 => src::ODD_U32,
-            T::Int64 => src::ODD_I64,
-            _ => src::ODD_U64,
+            T::Int64 => src::I64,
+            _ => src::U64,
         };
         return Some(match s {
             src::F32 => by_mode!(m, pick_to_e8m0[src::F32], r),
@@ -225,7 +225,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             src::ODD_F64 => by_mode!(m, pick_to_e8m0[src::ODD_F64], r),
             src::ODD_I32 => by_mode!(m, pick_to_e8m0[src::ODD_I32], r),
             src::ODD_U32 => by_mode!(m, pick_to_e8m0[src::ODD_U32], r),
-            src::ODD_I64 => by_mode!(m, pick_int64_to_e8m0[src::I64], r),
+            src::I64 => by_mode!(m, pick_int64_to_e8m0[src::I64], r),
             _ => by_mode!(m, pick_int64_to_e8m0[src::U64], r),
         });
     }
@@ -1447,8 +1447,6 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                     };
                     _mm256_cvtepi32_ps(_mm256_permute4x64_epi64::<0b11_01_10_00>(v))
                 }
-                src::ODD_I64 => odd32(load8_pd_int::<{ src::I64 }, true>(b)),
-                src::ODD_U64 => odd32(load8_pd_int::<{ src::U64 }, true>(b)),
                 _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
             }
         },
