@@ -6,11 +6,11 @@
 //! Pairs without a kernel here use the generic lane bodies compiled for AVX2
 //! (`tiers::avx2`).
 //!
-//! Float narrowing to any format with subnormals works in the float domain: a finite `x`
-//! with exponent `e` (at least the target's minimum normal exponent) is scaled by `2^(m-e)`
-//! (exact: a power of two, no overflow or loss), rounded to an integer `r` once with the
-//! requested mode, and encoded as `((e + bias - 1) << m) + r`, which is right for normal and
-//! subnormal results alike (a carry into `2^(m+1)` bumps the exponent field).
+//! Float narrowing rounds once: in integer bits where the result is normal (the magnitude
+//! with its exponent rebiased, plus the mode's increment, shifted: a carry out of the
+//! mantissa bumps the exponent field, as rounding should), and where it is subnormal by an
+//! exact scaling to the target's least subnormal and one rounding to an integer in the mode.
+//! Sources wider than the f32 lanes first become f32 rounded to odd at enough bits (`src`).
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs.
 
@@ -60,6 +60,16 @@ mod src {
     pub const ODD_I32: u8 = 14;
     pub const ODD_U32: u8 = 15;
 
+    /// float64 as f32 lanes from its top 32 bits alone: the mantissa's first 20 bits, the
+    /// last f32 bit set where any of the low dword's is (rounded to odd at 21 significant
+    /// bits, enough for one later correct rounding to 19 bits or fewer: float16 and the byte
+    /// floats with subnormals; not bfloat16, whose subnormals are f32's, nor e8m0fnu, whose
+    /// least value is), the exponent taken into f32's range: below 2^-126 a nonzero value
+    /// becomes a nonzero f32 of at most about 2^-126 (under half the least subnormal of each
+    /// such target, so it rounds the same), from 2^128 on a NaN pattern (NaN and Inf too;
+    /// every reader sends those lanes cold).
+    pub const TOP_F64: u8 = 16;
+
     /// int32, uint32, int64, uint64 as f32 lanes exact below 2^24 in magnitude, and 2^24 or
     /// more (with the sign) above: for targets whose finite range ends below 2^17 (float16
     /// and the byte floats), where every such lane is out of range and goes cold, so no
@@ -73,7 +83,7 @@ mod src {
     pub const fn size(s: u8) -> usize {
         match s {
             F16 | BF16 | I16 | U16 => 2,
-            F64 | I64 | U64 | ODD_F64 | CAP_I64 | CAP_U64 => 8,
+            F64 | I64 | U64 | ODD_F64 | TOP_F64 | CAP_I64 | CAP_U64 => 8,
             MINI => 1,
             _ => 4,
         }
@@ -210,7 +220,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             T::BFloat16 => src::BF16,
             T::Int16 => src::I16,
             T::UInt16 => src::U16,
-            T::Float64 => src::ODD_F64,
+            T::Float64 => src::F64,
             T::Int32 => src::ODD_I32,
             T::UInt32 => src::ODD_U32,
             T::Int64 => src::I64,
@@ -222,7 +232,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             src::BF16 => by_mode!(m, pick_to_e8m0[src::BF16], r),
             src::I16 => by_mode!(m, pick_to_e8m0[src::I16], r),
             src::U16 => by_mode!(m, pick_to_e8m0[src::U16], r),
-            src::ODD_F64 => by_mode!(m, pick_to_e8m0[src::ODD_F64], r),
+            src::F64 => by_mode!(m, pick_to_e8m0[src::F64], r),
             src::ODD_I32 => by_mode!(m, pick_to_e8m0[src::ODD_I32], r),
             src::ODD_U32 => by_mode!(m, pick_to_e8m0[src::ODD_U32], r),
             src::I64 => by_mode!(m, pick_int64_to_e8m0[src::I64], r),
@@ -273,8 +283,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float16, T::Float64) => Some(half_to_f64::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float64) => Some(half_to_f64::<{ src::BF16 }> as KernelFn),
         (T::Float32, T::Float16) => Some(pick_to_f16::<{ src::F32 }>(m)),
-        // float64 rounded to odd in f32, then rounded once more, correctly.
-        (T::Float64, T::Float16) => Some(pick_to_f16::<{ src::ODD_F64 }>(m)),
+        // float64 rounded to odd at 21 bits in f32, then rounded once more, correctly.
+        (T::Float64, T::Float16) => Some(pick_to_f16::<{ src::TOP_F64 }>(m)),
         (T::Float64, T::BFloat16) => by_mode!(m, pick_to_bf16[src::ODD_F64]),
         (T::BFloat16, T::Float16) => Some(pick_to_f16::<{ src::BF16 }>(m)),
         (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
@@ -326,7 +336,9 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                 _ => by_mode!(m, pick_to_mini[src::BF16], nz),
             }
         }
-        (T::Float64, _) if to.is_float() && to.format().subnormals => by_mode!(m, pick_narrow64[src::F64], to.size()),
+        (T::Float64, _) if is_mini_target(to.format()) => {
+            by_mode!(m, pick_to_mini[src::TOP_F64], !to.format().has_negative_zero())
+        }
         _ => None,
     }
 }
@@ -516,6 +528,11 @@ fn pick_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
     Some(f32_to_bf16::<S, M> as KernelFn)
 }
 
+/// int32 (`U32` false) / uint32 -> float32 in rounding `M`.
+fn pick_int32_to_f32<const U32: bool, const M: u8>() -> KernelFn {
+    int32_to_f32::<U32, M>
+}
+
 /// int64/uint64 -> bfloat16 in rounding `M`.
 fn pick_int64_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
     Some(int64_to_bf16::<S, M> as KernelFn)
@@ -598,16 +615,6 @@ fn pick_to_e8m0<const S: u8, const M: u8>(r: u8) -> KernelFn {
     }
 }
 
-/// float64/int32/uint32 -> a float with subnormals of `ds` bytes in rounding `M`.
-fn pick_narrow64<const S: u8, const M: u8>(ds: usize) -> Option<KernelFn> {
-    Some(match ds {
-        1 => narrow64::<S, M, 1> as KernelFn,
-        2 => narrow64::<S, M, 2>,
-        4 => narrow64::<S, M, 4>,
-        _ => return None,
-    })
-}
-
 /// Integer -> float: exact conversions, or one rounding in the f32 / f64 domain.
 fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
     use DataType as T;
@@ -643,7 +650,7 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         return None;
     }
     match s {
-        src::I32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<false> as KernelFn),
+        src::I32 if to == T::Float32 => Some(by_mode!(m, pick_int32_to_f32[false])),
         // Rounded to odd in f32, then rounded once more, correctly.
         // Exact below 2^24 (float16's range ends at 65504; beyond it goes cold).
         src::I32 if to == T::Float16 => Some(pick_to_f16::<{ src::CAP_I32 }>(m)),
@@ -656,7 +663,7 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
         src::U32 if to == T::BFloat16 => by_mode!(m, pick_to_bf16[src::ODD_U32]),
         src::I64 if to == T::BFloat16 => by_mode!(m, pick_int64_to_bf16[src::I64]),
         src::U64 if to == T::BFloat16 => by_mode!(m, pick_int64_to_bf16[src::U64]),
-        src::U32 if to == T::Float32 && m == mode::NE => Some(int32_to_f32::<true> as KernelFn),
+        src::U32 if to == T::Float32 => Some(by_mode!(m, pick_int32_to_f32[true])),
         // Exact below 2^24 (every byte float's range ends below 2^16; beyond it goes cold).
         _ if is_mini_target(t) => {
             let nz = !t.has_negative_zero();
@@ -669,10 +676,6 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
                 _ => by_mode!(m, pick_to_mini[src::U16], nz),
             }
         }
-        src::I32 => by_mode!(m, pick_narrow64[src::I32], to.size()),
-        src::U32 => by_mode!(m, pick_narrow64[src::U32], to.size()),
-        src::I64 => by_mode!(m, pick_narrow64[src::I64], to.size()),
-        src::U64 => by_mode!(m, pick_narrow64[src::U64], to.size()),
         _ if to.size() > 2 => None,
         // int16/uint16 are f32 values: F16C or the bfloat16 rounding, as for f32 itself.
         src::I16 if to == T::Float16 => Some(pick_to_f16::<{ src::I16 }>(m)),
@@ -1413,6 +1416,19 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                 }
                 src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
                 src::ODD_F64 => odd32(load8_pd::<{ src::F64 }>(b)),
+                src::TOP_F64 => {
+                    let (hi, lo) = f64_dwords(b);
+                    let abs = _mm256_set1_epi32(i32::MAX);
+                    let mag = _mm256_and_si256(hi, abs);
+                    // Rebiased to f32's exponent; at least 2^-126 where the high dword is
+                    // nonzero (a normal f32: subnormal operands slow the float units down),
+                    // at most f32's NaN field with every mantissa bit.
+                    let t = _mm256_sub_epi32(mag, _mm256_set1_epi32(896 << 20));
+                    let t = _mm256_max_epi32(t, _mm256_min_epu32(mag, _mm256_set1_epi32(1 << 20)));
+                    let t = _mm256_min_epi32(t, _mm256_set1_epi32(0xfff_ffff));
+                    let f = _mm256_or_si256(_mm256_slli_epi32::<3>(t), _mm256_min_epu32(lo, _mm256_set1_epi32(1)));
+                    _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(abs, hi)))
+                }
                 src::ODD_I32 => odd_i32(_mm256_loadu_si256(p.cast())),
                 src::ODD_U32 => {
                     // From 2^31 (the lanes int32 reads as negative): x / 2 rounded to odd at
@@ -1594,6 +1610,28 @@ rounding!(
 fn special_ps(x: __m256) -> __m256i {
     let e = _mm256_set1_epi32(0x7f80_0000);
     _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
+}
+
+/// The high and the low dwords of eight f64 elements (the first 64 bytes of `s`), in
+/// element order.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn f64_dwords(s: &[u8]) -> (__m256i, __m256i) {
+    let Some(b) = s.get(..64) else { return (_mm256_setzero_si256(), _mm256_setzero_si256()) };
+    let p = b.as_ptr();
+    // SAFETY: `b` holds 64 bytes (checked just above); unaligned 16-byte loads.
+    // Elements (0, 1, 4, 5) and (2, 3, 6, 7) by 128-bit halves: one in-lane shuffle then
+    // takes the eight high (low) dwords in element order, no lane-crossing permute.
+    let (a, b) = unsafe {
+        (
+            _mm256_castsi256_ps(_mm256_loadu2_m128i(p.add(32).cast(), p.cast())),
+            _mm256_castsi256_ps(_mm256_loadu2_m128i(p.add(48).cast(), p.add(16).cast())),
+        )
+    };
+    (
+        _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(a, b)),
+        _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b)),
+    )
 }
 
 /// The low dwords (`HI` false) or high dwords of the 64-bit lanes of `a` then `b`, in
@@ -2149,55 +2187,6 @@ use wide::{f2i_wide, f2u32, f64_to_u32};
 mod mini {
     use super::*;
 
-    /// A float target's encoding parameters for the narrowing kernels.
-    struct Narrow {
-        /// Stored mantissa bits, as a shift count.
-        m: __m128i,
-        /// Minimum normal exponent, and the maximum (above it every result overflows).
-        emin: __m256i,
-        emax: __m256i,
-        /// `bias - 1`, added to the exponent before the shift.
-        bias_m1: __m256i,
-        /// Largest finite magnitude pattern.
-        max_mag: __m256i,
-        /// The sign bit, and whether a zero result keeps it (targets with -0).
-        sign: __m256i,
-        neg_zero: __m256i,
-    }
-
-    impl Narrow {
-        #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-        fn new(t: &Format) -> Narrow {
-            Narrow {
-                m: _mm_cvtsi32_si128(t.man_bits as i32),
-                emin: _mm256_set1_epi32(t.min_normal_exponent()),
-                emax: _mm256_set1_epi32(t.max_exponent()),
-                bias_m1: _mm256_set1_epi32(t.bias - 1),
-                max_mag: _mm256_set1_epi32((t.max_bits() & !t.sign_mask()) as i32),
-                sign: _mm256_set1_epi32(t.sign_mask() as i32),
-                neg_zero: _mm256_set1_epi32(if t.has_negative_zero() { -1 } else { 0 }),
-            }
-        }
-
-        /// The target patterns of eight lanes from their unbiased exponents clamped to
-        /// [emin, ...) (`ec`), rounded scaled magnitudes (`r`, as integers) and sign masks.
-        /// Returns (patterns, overflowed lanes).
-        #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-        #[inline]
-        fn encode(&self, ec: __m256i, r: __m256i, neg: __m256i) -> (__m256i, __m256i) {
-            // Capped at emax so that the pattern stays below 2^31; lanes beyond it overflow.
-            let e = _mm256_min_epi32(ec, self.emax);
-            let mag =
-                _mm256_add_epi32(_mm256_sll_epi32(_mm256_add_epi32(e, self.bias_m1), self.m), _mm256_abs_epi32(r));
-            let over = _mm256_or_si256(_mm256_cmpgt_epi32(ec, self.emax), _mm256_cmpgt_epi32(mag, self.max_mag));
-            let sign = _mm256_and_si256(neg, self.sign);
-            let zero = _mm256_cmpeq_epi32(mag, _mm256_setzero_si256());
-            let nonzero = _mm256_or_si256(sign, mag);
-            let zero_out = _mm256_and_si256(sign, self.neg_zero);
-            (_mm256_blendv_epi8(nonzero, zero_out, zero), over)
-        }
-    }
-
     // float16/bfloat16/float32 -> a byte float type with subnormals and a sign (float4, float6,
     // every float8 but e8m0fnu) in integer bits where the result is normal: the f32 magnitude
     // with its exponent rebiased to the target's, plus the mode's increment, shifted right by
@@ -2328,9 +2317,10 @@ mod mini {
         })
     }
 
-    // Any source of 16 bits or more -> float8_e8m0fnu (powers of two 2^-127..2^127, no sign, no
-    // zero; its bias is float32's), in f32 lanes ([`load8`]: exact, or rounded to odd, which
-    // keeps the one rounding to a power of two correct). A positive normal f32 with field f
+    // Any source of 16 bits or more but the 64-bit integers -> float8_e8m0fnu (powers of two
+    // 2^-127..2^127, no sign, no zero; its bias is float32's), in f32 lanes ([`load8`]: exact,
+    // or rounded to odd, which keeps the one rounding to a power of two correct), float64 in
+    // 32-bit lanes of its own (below). A positive normal f32 with field f
     // rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
     // is set, the nearest modes where the first one is (a tie goes up: the reference counts the
     // one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
@@ -2372,9 +2362,46 @@ mod mini {
                 (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
             }
         };
+        // float64 (`S` = F64) from its dwords ([`f64_dwords`]): the same rule on its 11-bit
+        // field (rebiased by 1023 - 127), the round-up bit from the high dword, or (towards
+        // +Inf) any mantissa bit of either. Codes outside 0..=0xfe go cold without a rule
+        // (zeros, negative values, NaN/Inf, and everything rounding below 2^-127 or past
+        // 2^127 among them); with clamp, zeros and negative values take the least code, codes
+        // past 0xfe the largest, and positive values below the range and NaN/Inf go cold.
+        let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(1));
+        let conv64 = |(hi, lo): (__m256i, __m256i)| {
+            let t = _mm256_srli_epi32::<20>(hi);
+            let inc = match M {
+                mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<19>(hi), one),
+                mode::TP => {
+                    let man = _mm256_or_si256(_mm256_and_si256(hi, _mm256_set1_epi32(0xf_ffff)), lo);
+                    _mm256_andnot_si256(_mm256_cmpeq_epi32(man, zero), one)
+                }
+                _ => zero,
+            };
+            let code = _mm256_add_epi32(t, _mm256_sub_epi32(inc, _mm256_set1_epi32(1023 - 127)));
+            let below = _mm256_cmpgt_epi32(zero, code);
+            if CLAMP {
+                let mag = _mm256_or_si256(_mm256_and_si256(hi, _mm256_set1_epi32(i32::MAX)), lo);
+                let low = _mm256_or_si256(_mm256_cmpgt_epi32(zero, hi), _mm256_cmpeq_epi32(mag, zero));
+                let field = _mm256_and_si256(t, _mm256_set1_epi32(0x7ff));
+                let nan_inf = _mm256_cmpgt_epi32(field, _mm256_set1_epi32(0x7fe));
+                let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
+                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, below)))
+            } else {
+                (code, _mm256_or_si256(below, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
+            }
+        };
         chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
             let Some(d) = d.get_mut(..N) else { return u32::MAX };
-            let at = |k: usize| conv(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[])));
+            let at = |k: usize| {
+                let s = s.get(8 * ss * k..).unwrap_or(&[]);
+                if S == src::F64 {
+                    conv64(f64_dwords(s))
+                } else {
+                    conv(load8::<S>(s))
+                }
+            };
             let ((v0, c0), (v1, c1), (v2, c2), (v3, c3)) = (at(0), at(1), at(2), at(3));
             // Codes from 0 to 0x200, saturated to bytes: above 255 the lane is flagged (with
             // clamp every code is at most 0xfe).
@@ -2384,38 +2411,8 @@ mod mini {
             lanes32([c0, c1, c2, c3])
         })
     }
-
-    // float64, int32, uint32 -> any float with subnormals and a sign (float32 in the modes
-    // other than nearest-even, float16, bfloat16, float8/6/4), in f64. 8 elements per step.
-    entry!(pub(super) narrow64<const S: u8, const M: u8, const D: usize>, narrow64_body);
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn narrow64_body<const S: u8, const M: u8, const D: usize>(
-        dir: &Direction,
-        src: &[u8],
-        dst: &mut [u8],
-    ) -> Result<(), ElementError> {
-        const N: usize = 8;
-        let t = dir.to.format();
-        let p = Narrow::new(t);
-        let m = _mm256_set1_epi32(t.man_bits as i32 + 1023);
-        chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
-            let (a, b) = load8_pd_int::<S, true>(s);
-            let high = dwords::<true>(_mm256_castpd_si256(a), _mm256_castpd_si256(b));
-            let field = _mm256_srli_epi32::<20>(_mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)));
-            let special = _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0x7ff));
-            let ec = _mm256_max_epi32(_mm256_sub_epi32(field, _mm256_set1_epi32(1023)), p.emin);
-            let k = _mm256_sub_epi32(m, ec);
-            let sa = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(k))));
-            let sb =
-                _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(k))));
-            let (ra, rb) = (pd_to_i32::<M>(_mm256_mul_pd(a, sa)), pd_to_i32::<M>(_mm256_mul_pd(b, sb)));
-            let (v, over) = p.encode(ec, _mm256_set_m128i(rb, ra), _mm256_srai_epi32::<31>(high));
-            store8::<D>(d, v);
-            lanes8(_mm256_or_si256(over, special))
-        })
-    }
 }
-use mini::{narrow64, to_e8m0, to_mini};
+use mini::{to_e8m0, to_mini};
 
 // uint32/int64/uint64 -> any integer, in 64-bit lanes. The range test compares in the
 // source's value space (unsigned sources biased by 2^63 so that the signed compare orders
@@ -3474,27 +3471,69 @@ fn lut_planes_body<const ROWS: usize, const D: usize, const FAILS: bool>(
     })
 }
 
-// int32 / uint32 -> float32, nearest-even: the conversion's own rounding (default MXCSR);
-// uint32 as its exact 16-bit halves, `hi * 2^16 + lo` in one FMA, so one rounding too.
-// Every result is finite. 32 elements per step.
-entry!(int32_to_f32<const U32: bool>, int32_to_f32_body);
+// int32 / uint32 -> float32 in rounding `M`: nearest-even by the conversion's own rounding
+// (default MXCSR); uint32 as its exact 16-bit halves, `hi * 2^16 + lo` in one FMA, so one
+// rounding too. The other modes step that result one pattern (adjacent floats have adjacent
+// patterns) by the sign of its exact error `e = x - f`: int32 converts `f` back (an integer;
+// 2^31 gives the indefinite i32::MIN, whose wrapping difference is still the true one),
+// uint32 takes Fast2Sum of its halves (`lo + (hi * 2^16 - f)`, both steps exact, |e| <= 128).
+// Nearest-away steps the magnitude up where `e` is half an ulp towards zero: a tie that
+// nearest-even broke downwards (f's binade is x's there). Every result is finite. 32
+// elements per step.
+entry!(int32_to_f32<const U32: bool, const M: u8>, int32_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn int32_to_f32_body<const U32: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn int32_to_f32_body<const U32: bool, const M: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 32;
     let (low, two16) = (_mm256_set1_epi32(0xffff), _mm256_set1_ps(65536.0));
+    let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(1));
     chunked::<N>(dir, src, dst, (4, 4), |s, d| {
         for (i, o) in s.chunks_exact(32).zip(d.chunks_exact_mut(32)) {
             // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
-            unsafe {
-                let x = _mm256_loadu_si256(i.as_ptr().cast());
-                let f = if U32 {
-                    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
-                    _mm256_fmadd_ps(hi, two16, _mm256_cvtepi32_ps(_mm256_and_si256(x, low)))
-                } else {
-                    _mm256_cvtepi32_ps(x)
-                };
-                _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
-            }
+            let x = unsafe { _mm256_loadu_si256(i.as_ptr().cast()) };
+            let (f, e) = if U32 {
+                let (hi, lo) =
+                    (_mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x)), _mm256_cvtepi32_ps(_mm256_and_si256(x, low)));
+                let f = _mm256_fmadd_ps(hi, two16, lo);
+                (f, _mm256_cvtps_epi32(_mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f))))
+            } else {
+                let f = _mm256_cvtepi32_ps(x);
+                (f, _mm256_sub_epi32(x, _mm256_cvttps_epi32(f)))
+            };
+            let bits = _mm256_castps_si256(f);
+            // All ones where negative; +-1 is one pattern away from zero.
+            let sgn = if U32 { zero } else { _mm256_srai_epi32::<31>(bits) };
+            let bits = match M {
+                mode::NE => bits,
+                // Where the magnitude went up (`e * sign(x) < 0`): one pattern down.
+                mode::TZ => {
+                    _mm256_add_epi32(bits, _mm256_cmpgt_epi32(zero, _mm256_sub_epi32(_mm256_xor_si256(e, sgn), sgn)))
+                }
+                // Where f < x: one value up; where f > x: one value down.
+                mode::TP => {
+                    _mm256_add_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_or_si256(sgn, one)))
+                }
+                mode::TN => {
+                    _mm256_sub_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(zero, e), _mm256_or_si256(sgn, one)))
+                }
+                _ => {
+                    // Half an ulp of f's binade, 2^(E - 151) for an exponent field E >= 151
+                    // (below that every lane is exact, e = 0, and the count's wrap keeps
+                    // the half nonzero); the sign bit above the field drops out of the count.
+                    let count = _mm256_and_si256(
+                        _mm256_sub_epi32(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(151)),
+                        _mm256_set1_epi32(31),
+                    );
+                    let half = _mm256_sllv_epi32(one, count);
+                    let toward_zero = _mm256_sub_epi32(_mm256_xor_si256(half, sgn), sgn);
+                    _mm256_sub_epi32(bits, _mm256_cmpeq_epi32(e, toward_zero))
+                }
+            };
+            // SAFETY: as above.
+            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), bits) };
         }
         0
     })
