@@ -1453,14 +1453,20 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                 }
                 src::ODD_I32 => odd_i32(_mm256_loadu_si256(p.cast())),
                 src::ODD_U32 => {
-                    // From 2^31 (the lanes int32 reads as negative): x / 2 rounded to odd at
-                    // integer precision (31 significant bits), then as int32, then doubled
-                    // (exact). Rounding to odd twice is rounding to odd once.
+                    // The exact 16-bit halves: f = hi * 2^16 + lo in one rounding (FMA) and
+                    // its exact error e = lo + (hi * 2^16 - f) (Fast2Sum, as in
+                    // `int32_to_f32`); one pattern down where f went up, the last bit set
+                    // where e is not zero.
                     let x = _mm256_loadu_si256(p.cast());
-                    let half = _mm256_or_si256(_mm256_srli_epi32::<1>(x), _mm256_and_si256(x, _mm256_set1_epi32(1)));
-                    let top = _mm256_castsi256_ps(x);
-                    let y = _mm256_castps_si256(_mm256_blendv_ps(top, _mm256_castsi256_ps(half), top));
-                    _mm256_mul_ps(odd_i32(y), _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_set1_ps(2.0), top))
+                    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
+                    let lo = _mm256_cvtepi32_ps(_mm256_and_si256(x, _mm256_set1_epi32(0xffff)));
+                    let two16 = _mm256_set1_ps(65536.0);
+                    let f = _mm256_fmadd_ps(hi, two16, lo);
+                    let e = _mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f));
+                    let up = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(e, _mm256_setzero_ps()));
+                    let inexact = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_OQ>(e, _mm256_setzero_ps()));
+                    let t = _mm256_add_epi32(_mm256_castps_si256(f), up);
+                    _mm256_castsi256_ps(_mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi32(1))))
                 }
                 // f32's conversion rounds from 2^24 on, monotonically: those stay at 2^24 or more.
                 src::CAP_I32 => _mm256_cvtepi32_ps(_mm256_loadu_si256(p.cast())),
