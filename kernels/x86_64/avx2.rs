@@ -1453,16 +1453,9 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                 }
                 src::ODD_I32 => odd_i32(_mm256_loadu_si256(p.cast())),
                 src::ODD_U32 => {
-                    // The exact 16-bit halves: f = hi * 2^16 + lo in one rounding (FMA) and
-                    // its exact error e = lo + (hi * 2^16 - f) (Fast2Sum, as in
-                    // `int32_to_f32`); one pattern down where f went up, the last bit set
-                    // where e is not zero.
-                    let x = _mm256_loadu_si256(p.cast());
-                    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
-                    let lo = _mm256_cvtepi32_ps(_mm256_and_si256(x, _mm256_set1_epi32(0xffff)));
-                    let two16 = _mm256_set1_ps(65536.0);
-                    let f = _mm256_fmadd_ps(hi, two16, lo);
-                    let e = _mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f));
+                    // One pattern down where the nearest-even f went up, the last bit set
+                    // where its error is not zero.
+                    let (f, e) = u32_round(_mm256_loadu_si256(p.cast()));
                     let up = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(e, _mm256_setzero_ps()));
                     let inexact = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_OQ>(e, _mm256_setzero_ps()));
                     let t = _mm256_add_epi32(_mm256_castps_si256(f), up);
@@ -1638,6 +1631,19 @@ rounding!(
 fn special_ps(x: __m256) -> __m256i {
     let e = _mm256_set1_epi32(0x7f80_0000);
     _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
+}
+
+/// Eight uint32 lanes as f32 nearest-even `f = hi * 2^16 + lo` (the exact 16-bit halves, one
+/// FMA rounding) and that rounding's error `e = lo + (hi * 2^16 - f)`, exact (Fast2Sum:
+/// `hi * 2^16` is the larger addend; |e| <= 128): `x = f + e`.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn u32_round(x: __m256i) -> (__m256, __m256) {
+    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
+    let lo = _mm256_cvtepi32_ps(_mm256_and_si256(x, _mm256_set1_epi32(0xffff)));
+    let two16 = _mm256_set1_ps(65536.0);
+    let f = _mm256_fmadd_ps(hi, two16, lo);
+    (f, _mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f)))
 }
 
 /// The high and the low dwords of eight f64 elements (the first 64 bytes of `s`), in
@@ -3500,11 +3506,11 @@ fn lut_planes_body<const ROWS: usize, const D: usize, const FAILS: bool>(
 }
 
 // int32 / uint32 -> float32 in rounding `M`: nearest-even by the conversion's own rounding
-// (default MXCSR); uint32 as its exact 16-bit halves, `hi * 2^16 + lo` in one FMA, so one
+// (default MXCSR); uint32 as its exact 16-bit halves in one FMA ([`u32_round`]), so one
 // rounding too. The other modes step that result one pattern (adjacent floats have adjacent
 // patterns) by the sign of its exact error `e = x - f`: int32 converts `f` back (an integer;
 // 2^31 gives the indefinite i32::MIN, whose wrapping difference is still the true one),
-// uint32 takes Fast2Sum of its halves (`lo + (hi * 2^16 - f)`, both steps exact, |e| <= 128).
+// uint32 has it from [`u32_round`].
 // Nearest-away steps the magnitude up where `e` is half an ulp towards zero: a tie that
 // nearest-even broke downwards (f's binade is x's there). Every result is finite. 32
 // elements per step.
@@ -3516,17 +3522,14 @@ fn int32_to_f32_body<const U32: bool, const M: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 32;
-    let (low, two16) = (_mm256_set1_epi32(0xffff), _mm256_set1_ps(65536.0));
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(1));
     chunked::<N>(dir, src, dst, (4, 4), |s, d| {
         for (i, o) in s.chunks_exact(32).zip(d.chunks_exact_mut(32)) {
             // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
             let x = unsafe { _mm256_loadu_si256(i.as_ptr().cast()) };
             let (f, e) = if U32 {
-                let (hi, lo) =
-                    (_mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x)), _mm256_cvtepi32_ps(_mm256_and_si256(x, low)));
-                let f = _mm256_fmadd_ps(hi, two16, lo);
-                (f, _mm256_cvtps_epi32(_mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f))))
+                let (f, e) = u32_round(x);
+                (f, _mm256_cvtps_epi32(e))
             } else {
                 let f = _mm256_cvtepi32_ps(x);
                 (f, _mm256_sub_epi32(x, _mm256_cvttps_epi32(f)))
