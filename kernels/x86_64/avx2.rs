@@ -1047,15 +1047,15 @@ fn scaled_round<const M: u8>(x: __m256d) -> __m128 {
     let scale = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(2069 << 52), e));
     let inv = _mm256_castsi256_pd(_mm256_sub_epi64(e, _mm256_set1_epi64x(23 << 52)));
     let m = _mm256_mul_pd(x, scale);
-    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
-    let r = match M {
-        mode::TZ => _mm256_round_pd::<RZ>(m),
-        mode::TP => _mm256_round_pd::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(m),
-        mode::TN => _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(m),
-        _ => {
-            let sign = _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MIN)));
-            _mm256_round_pd::<RZ>(_mm256_add_pd(m, _mm256_or_pd(below_half_pd(), sign)))
-        }
+    let r = if M == mode::NA {
+        // Cheaper than `round_pd`'s nearest-away (four ops against five).
+        let sign = _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MIN)));
+        _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_pd(
+            m,
+            _mm256_or_pd(below_half_pd(), sign),
+        ))
+    } else {
+        round_pd::<M>(m)
     };
     _mm256_cvtpd_ps(_mm256_mul_pd(r, inv))
 }
@@ -2243,8 +2243,9 @@ mod mini {
     // sign is merged in (`NZ`: not on zero results, for the types without -0). Integer
     // sources (int16, uint16, the capped wider ones) take the integer form alone: their values
     // are 0 or at least 1, never below such a target's least normal magnitude (bias >= 1),
-    // nearest-even among them (half an ulp less one, plus the result's last bit).
-    // Nearest-even takes one path for both ranges instead: the magnitude plus 2^(E + 23 - m),
+    // nearest-even among them (half an ulp less one, plus the result's last bit). Float lanes
+    // towards +-Inf take one path for both ranges (`conv_dir`: a scaled `vroundps`), and
+    // nearest-even another: the magnitude plus 2^(E + 23 - m),
     // where E is its exponent clamped to the target's least normal one, is rounded by the f32
     // addition (default MXCSR) to a multiple of the target's ulp at E, and the sum's low bits
     // are that multiple (2^m.. for normal results, 0..2^m for subnormal ones), to which the
@@ -2300,9 +2301,8 @@ mod mini {
                 return _mm256_srav_epi32(biased, shift);
             }
             let normal = _mm256_srlv_epi32(biased, shift);
-            // The directed modes round the signed value; the others its magnitude.
+            // (Towards +-Inf float lanes take `conv_dir` below, nearest-even `conv_ne`.)
             let sub = match M {
-                mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(x, scale))),
                 // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
                 mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(_mm256_castsi256_ps(mag), scale, below_half_ps())),
                 _ => f32_to_i32::<M>(_mm256_mul_ps(_mm256_castsi256_ps(mag), scale)),
@@ -2321,6 +2321,19 @@ mod mini {
             let sum = _mm256_add_ps(_mm256_castsi256_ps(mag), _mm256_castsi256_ps(magic));
             _mm256_add_epi32(_mm256_sub_epi32(_mm256_castps_si256(sum), magic), _mm256_srlv_epi32(e, shift))
         };
+        // Towards +-Inf, one path for both ranges too: the signed value times 2^(m + 127 - E),
+        // E its exponent field clamped as in `conv_ne` (exact), has the target's grid at E as
+        // its integers; `vroundps` rounds it in the mode, and the integer's magnitude plus the
+        // exponent field shifted into place is the code, less the same offset as `conv_ne`'s
+        // (a carry to 2^(m + 1) is the next binade's first code). NaN/Inf convert to i32::MIN,
+        // whose absolute value is itself: a negative code, which goes cold as there.
+        let scale_base = _mm256_set1_epi32((254 + t.man_bits as i32) << 23);
+        let conv_dir = |x: __m256| {
+            let e = _mm256_max_epi32(_mm256_and_si256(_mm256_castps_si256(x), exp_mask), threshold);
+            let scaled = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_sub_epi32(scale_base, e)));
+            let k = _mm256_abs_epi32(_mm256_cvtps_epi32(round_ps::<M>(scaled)));
+            _mm256_add_epi32(k, _mm256_srlv_epi32(e, shift))
+        };
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
@@ -2331,10 +2344,11 @@ mod mini {
             let (x0, x1, x2, x3) = (at(0), at(1), at(2), at(3));
             // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
             // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
-            let codes = if M == mode::NE && !int {
+            let codes = if matches!(M, mode::NE | mode::TP | mode::TN) && !int {
                 // The signed packs saturate large codes at 2^15 - 1 and negative ones (see
                 // above) at -2^15; both stay above 255 once the offset is taken off.
-                let (c0, c1, c2, c3) = (conv_ne(x0), conv_ne(x1), conv_ne(x2), conv_ne(x3));
+                let conv = |x| if M == mode::NE { conv_ne(x) } else { conv_dir(x) };
+                let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
                 let words = |a, b| _mm256_sub_epi16(_mm256_packs_epi32(a, b), code_off);
                 _mm256_packus_epi16(words(c0, c1), words(c2, c3))
             } else {
