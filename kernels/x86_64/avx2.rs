@@ -1048,12 +1048,10 @@ fn scaled_round<const M: u8>(x: __m256d) -> __m128 {
     let inv = _mm256_castsi256_pd(_mm256_sub_epi64(e, _mm256_set1_epi64x(23 << 52)));
     let m = _mm256_mul_pd(x, scale);
     let r = if M == mode::NA {
-        // Cheaper than `round_pd`'s nearest-away (four ops against five).
-        let sign = _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MIN)));
-        _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_pd(
-            m,
-            _mm256_or_pd(below_half_pd(), sign),
-        ))
+        // m plus copysign(p, m) (blend on the sign bit, as `pd_to_i32`), truncated: three ops
+        // against `round_pd`'s five.
+        let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
+        _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_pd(m, _mm256_blendv_pd(p, q, x)))
     } else {
         round_pd::<M>(m)
     };
