@@ -979,10 +979,8 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
 
 // float64 -> float32: the conversion rounds nearest-even; the other modes round in f64 by
 // `vroundpd` at the f32 grid's scale first ([`scaled_round`]), after which the conversion is
-// exact. (They used to step the nearest-even result by the sign of its exact error, which
-// took the conversion back to f64 and the 64-bit difference's dwords, and for nearest-away a
-// per-lane 64-bit shift: in cache on an AMD EPYC, towards +-Inf 35 -> 51 GB/s, nearest-away
-// 23 -> 42, towards zero about the same.) int64/uint64 come rounded to odd at 53 bits, enough
+// exact (fewer ops than stepping the nearest-even result by its exact error: no conversion
+// back, no cross-lane dword shuffles). int64/uint64 come rounded to odd at 53 bits, enough
 // for that one rounding. Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which
 // keeps every rounding inside the finite range. 32 elements per step.
 entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body);
@@ -2311,10 +2309,12 @@ mod mini {
         let magic_off = _mm256_set1_epi32(sh << 23);
         // The code is the sum's low bits plus the exponent field shifted, less this (16 bits).
         let code_off = _mm256_set1_epi16(((128 - t.bias) << t.man_bits) as i16);
+        // E of both one-path forms below: the exponent field in place, clamped to the target's
+        // least normal one.
+        let field = |x: __m256| _mm256_max_epi32(_mm256_and_si256(_mm256_castps_si256(x), exp_mask), threshold);
         let conv_ne = |x: __m256| {
-            let bits = _mm256_castps_si256(x);
-            let mag = _mm256_and_si256(bits, abs_mask);
-            let e = _mm256_max_epi32(_mm256_and_si256(bits, exp_mask), threshold);
+            let mag = _mm256_and_si256(_mm256_castps_si256(x), abs_mask);
+            let e = field(x);
             let magic = _mm256_add_epi32(e, magic_off);
             let sum = _mm256_add_ps(_mm256_castsi256_ps(mag), _mm256_castsi256_ps(magic));
             _mm256_add_epi32(_mm256_sub_epi32(_mm256_castps_si256(sum), magic), _mm256_srlv_epi32(e, shift))
@@ -2327,7 +2327,7 @@ mod mini {
         // whose absolute value is itself: a negative code, which goes cold as there.
         let scale_base = _mm256_set1_epi32((254 + t.man_bits as i32) << 23);
         let conv_dir = |x: __m256| {
-            let e = _mm256_max_epi32(_mm256_and_si256(_mm256_castps_si256(x), exp_mask), threshold);
+            let e = field(x);
             let scaled = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_sub_epi32(scale_base, e)));
             let k = _mm256_abs_epi32(_mm256_cvtps_epi32(round_ps::<M>(scaled)));
             _mm256_add_epi32(k, _mm256_srlv_epi32(e, shift))
