@@ -1776,18 +1776,27 @@ fn words_of(a: __m256i, b: __m256i, signed: bool, wrap: bool) -> __m256i {
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn bytes_of([a, b, c, e]: [__m256i; 4], signed: bool, wrap: bool) -> __m256i {
-    let w = if wrap {
+    if wrap {
         let m = _mm256_set1_epi32(0xff);
         let [a, b, c, e] = [a, b, c, e].map(|x| _mm256_and_si256(x, m));
-        _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e))
+        in_order(_mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e)))
     } else {
-        let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
-        if signed {
-            _mm256_packs_epi16(ab, ce)
-        } else {
-            _mm256_packus_epi16(ab, ce)
-        }
-    };
+        bytes_of_words(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e), signed)
+    }
+}
+
+/// [`bytes_of`] without wrap from its two vectors of saturated words (`vpackssdw` of the
+/// first and second pair of i32 vectors).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn bytes_of_words(ab: __m256i, ce: __m256i, signed: bool) -> __m256i {
+    in_order(if signed { _mm256_packs_epi16(ab, ce) } else { _mm256_packus_epi16(ab, ce) })
+}
+
+/// Two rounds of in-lane packs' bytes in element order: the dwords 0, 4, 1, 5, 2, 6, 3, 7.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn in_order(w: __m256i) -> __m256i {
     _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
 }
 
@@ -1945,6 +1954,10 @@ mod f2i {
         let outside = _mm256_set1_epi32(!((hi - lo) as i32));
         let wide = matches!(T, tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64);
         let checked = R == range::ERROR && !wide;
+        // Byte targets without a rule test their range on the packs' saturated words (a word
+        // saturates only out of a byte's range, as its i32 was): 16 lanes per op, not 8.
+        let by_words = checked && ds == 1;
+        let (lo16, outside16) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(!((hi - lo) as i16)));
         // uint32/uint64 without a rule: every negative lane (the indefinite included) is flagged.
         let negative_fails = R == range::ERROR && matches!(T, tgt::U32 | tgt::U64);
         let mini = Mini::of(dir.from.format());
@@ -1959,6 +1972,7 @@ mod f2i {
             match (T, R) {
                 (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
                 (tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64, _) => (v, v),
+                (_, range::ERROR) if by_words => (v, v),
                 (_, range::ERROR) => (v, _mm256_sub_epi32(v, vlo)),
                 (tgt::SUB, range::CLAMP) => (_mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi), v),
                 (tgt::SUB, _) => (in_form(v, form), v),
@@ -2008,6 +2022,16 @@ mod f2i {
             let ((a, fa), (b, fb), (c, fc), (e, fe)) =
                 (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
             let q = d.as_mut_ptr();
+            if by_words {
+                let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+                // SAFETY: `d` holds N bytes (checked just above); an unaligned store.
+                unsafe { _mm256_storeu_si256(q.cast(), bytes_of_words(ab, ce, signed)) };
+                let any = _mm256_or_si256(_mm256_sub_epi16(ab, lo16), _mm256_sub_epi16(ce, lo16));
+                if _mm256_testz_si256(any, outside16) != 0 {
+                    return 0;
+                }
+                return flags([a, b, c, e].map(|x| _mm256_sub_epi32(x, vlo)));
+            }
             // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
             unsafe {
                 match ds {
@@ -2759,6 +2783,13 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
         let m = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi16(vlo, x), _mm256_cmpgt_epi16(x, vhi)));
         _pext_u32(m as u32, 0x5555_5555)
     };
+    // Whether two vectors of words (saturated from i32 where the source is wider) are all in
+    // the byte target's range: `w - lo` has no bit outside the span `hi - lo`, as in `f2i_pack`.
+    let (lo16, outside16) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(!((hi - lo) as i16)));
+    let clean = |a: __m256i, b: __m256i| {
+        let any = _mm256_or_si256(_mm256_sub_epi16(a, lo16), _mm256_sub_epi16(b, lo16));
+        _mm256_testz_si256(any, outside16) != 0
+    };
     // Pack two vectors of 16-bit lanes to bytes, in element order.
     let bytes = |a: __m256i, b: __m256i| {
         let p = if SIGNED && !wrap { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) };
@@ -2784,7 +2815,7 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
             let (out, v) = match (SS, DS) {
                 (2, _) => {
                     let (a, b) = (ld(0), ld(1));
-                    let out = if R == range::ERROR { out16(a) | out16(b) << 16 } else { 0 };
+                    let out = if R != range::ERROR || DS == 1 && clean(a, b) { 0 } else { out16(a) | out16(b) << 16 };
                     let (a, b) = if R == range::WRAP {
                         (_mm256_and_si256(a, keep16), _mm256_and_si256(b, keep16))
                     } else {
@@ -2794,9 +2825,16 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
                 }
                 (_, 1) => {
                     let (a, b, c, e) = (ld(0), ld(1), ld(2), ld(3));
-                    let out =
-                        if R == range::ERROR { out32(a) | out32(b) << 8 | out32(c) << 16 | out32(e) << 24 } else { 0 };
-                    (out, bytes_of([a, b, c, e], SIGNED, wrap))
+                    if R == range::ERROR {
+                        // Tested on the saturated words (16 lanes per op), per lane only if
+                        // any is out.
+                        let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+                        let out =
+                            if clean(ab, ce) { 0 } else { out32(a) | out32(b) << 8 | out32(c) << 16 | out32(e) << 24 };
+                        (out, bytes_of_words(ab, ce, SIGNED))
+                    } else {
+                        (0, bytes_of([a, b, c, e], SIGNED, wrap))
+                    }
                 }
                 _ => {
                     let (a, b) = (ld(0), ld(1));
