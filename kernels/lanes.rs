@@ -641,6 +641,9 @@ pub struct Lut {
     /// Byte targets: the table as the AVX2 shuffle kernel's rows, found once here.
     #[cfg(target_arch = "x86_64")]
     shuffle_rows: Option<crate::kernels::x86_64_byte_rows::ShuffleRows>,
+    /// 8-bit float sources to 16-bit floats: the table as arithmetic, where it is that.
+    #[cfg(target_arch = "x86_64")]
+    affine16: Option<crate::kernels::x86_64_byte_rows::Affine16>,
 }
 
 impl Lut {
@@ -696,6 +699,8 @@ impl Lut {
             sign_rule: None,
             #[cfg(target_arch = "x86_64")]
             shuffle_rows: None,
+            #[cfg(target_arch = "x86_64")]
+            affine16: None,
         };
         for ((v, f), byte) in lut.values.iter_mut().zip(lut.fails.iter_mut()).zip(0u8..=255) {
             match scalar::cast_element(dir, scalar::read_bits(from, &[byte])) {
@@ -723,6 +728,10 @@ impl Lut {
         if to.size == 1 && crate::kernels::dispatch::has_avx2() {
             lut.shuffle_rows = Some(crate::kernels::x86_64_byte_rows::ShuffleRows::of(&lut));
         }
+        #[cfg(target_arch = "x86_64")]
+        if to.size == 2 && crate::kernels::dispatch::has_avx2() {
+            lut.affine16 = crate::kernels::x86_64_byte_rows::Affine16::of(&lut, from, to);
+        }
         Some(lut)
     }
 
@@ -730,6 +739,13 @@ impl Lut {
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn shuffle_rows(&self) -> Option<&crate::kernels::x86_64_byte_rows::ShuffleRows> {
         self.shuffle_rows.as_ref()
+    }
+
+    /// 8-bit float sources to 16-bit floats: the table as the AVX2 affine kernel's form (found
+    /// when bound).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn affine16(&self) -> Option<&crate::kernels::x86_64_byte_rows::Affine16> {
+        self.affine16.as_ref()
     }
 
     /// A rule for the negative bytes' entries, found when the plan was bound ([`sign_rule`]).

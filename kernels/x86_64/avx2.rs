@@ -17,7 +17,7 @@
 use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
-use crate::kernels::x86_64_byte_rows::{cold_form, NibbleSums};
+use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, Affine16, NibbleSums};
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
@@ -195,6 +195,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         if k.is_some() {
             return k;
         }
+    }
+    // 8-bit float sources -> float16/bfloat16 as arithmetic, where the table is that.
+    if let Some(k) = dir.lut.as_ref().and_then(|l| l.affine16()).and_then(pick_affine16) {
+        return Some(k);
     }
     // Byte float sources: decoding beats the tables (measured, 2^20) for 8-bit ones to 16-
     // and 32-bit targets and float64, and for float6 to float64; float4, float6 and the
@@ -523,6 +527,31 @@ fn pick_shuffle_plus<const C: u8, const K: usize>(how: u8, abs: bool) -> KernelF
         // table sends it to the reference, which is never wrong.)
         _ => lut_shuffle::<C, { sym::XOR }, false, K, false, true>,
     }
+}
+
+/// [`affine16`] for a table's form, where it is one of those built.
+fn pick_affine16(a: &Affine16) -> Option<KernelFn> {
+    macro_rules! by_cold {
+        ($sh:expr, $small:expr) => {
+            match a.cold {
+                affine_cold::NONE => affine16::<$sh, $small, { affine_cold::NONE }> as KernelFn,
+                affine_cold::ABOVE => affine16::<$sh, $small, { affine_cold::ABOVE }>,
+                _ => affine16::<$sh, $small, { affine_cold::EQUAL }>,
+            }
+        };
+    }
+    // float16 targets: shift 7 (the e4m3 types), 8 (e5m2); bfloat16: 4, 5, 7 (e8m0fnu).
+    Some(match (a.shift, a.small > 0) {
+        (4, false) => by_cold!(4, false),
+        (4, true) => by_cold!(4, true),
+        (5, false) => by_cold!(5, false),
+        (5, true) => by_cold!(5, true),
+        (7, false) => by_cold!(7, false),
+        (7, true) => by_cold!(7, true),
+        (8, false) => by_cold!(8, false),
+        (8, true) => by_cold!(8, true),
+        _ => return None,
+    })
 }
 
 /// [`lut_planes`] with `ROWS` rows for a target of `ds` bytes; `FAILS`: the table has
@@ -3381,6 +3410,64 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
             cold_form::BITMAP => by_bitmap(x),
             _ => by_threshold(x),
         }
+    })
+}
+
+// 8-bit float sources -> float16/bfloat16 where the table is arithmetic ([`Affine16`], found
+// when the plan was bound): in 16-bit lanes holding the byte x (low) and x ^ 8 (high), the
+// magnitude shifted by `SH` plus the rebias; with `SMALL`, the magnitudes below the table's
+// `small` (the subnormals) take its `vpshufb` entry, whose low byte sits at x & 15 and high
+// byte at (x ^ 8) & 15; then the sign bit, bit 15 of the lane. Cold bytes by `C`
+// ([`affine_cold`]), tested on the bytes. 64 elements per step.
+entry!(affine16<const SH: i32, const SMALL: bool, const C: u8>, affine16_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn affine16_body<const SH: i32, const SMALL: bool, const C: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    let Some(a) = dir.lut.as_ref().and_then(|l| l.affine16()) else { return lanes::cold(dir, src, dst, 0) };
+    if a.shift as i32 != SH || (a.small > 0) != SMALL || a.cold != C {
+        // Not the kernel `select` picked for this table.
+        return lanes::cold(dir, src, dst, 0);
+    }
+    let mag = _mm256_set1_epi16(if a.signed { 0x7f } else { 0xff });
+    let sign = _mm256_set1_epi16(if a.signed { i16::MIN } else { 0 });
+    let offset = _mm256_set1_epi16(a.offset as i16);
+    let [table] = table_rows::<1>(|i| a.table.get(i).copied().unwrap_or(0));
+    let small = _mm256_set1_epi16(i16::from(a.small));
+    let (top, equal) = (_mm256_set1_epi8(a.top as i8), _mm256_set1_epi8(a.equal as i8));
+    // A constant count: the shift compiles to its immediate form.
+    let count = _mm_cvtsi32_si128(SH);
+    let conv = |w: __m256i| {
+        let m = _mm256_and_si256(w, mag);
+        let mut v = _mm256_add_epi16(_mm256_sll_epi16(m, count), offset);
+        if SMALL {
+            let t = _mm256_shuffle_epi8(table, _mm256_and_si256(w, _mm256_set1_epi16(0x0f0f)));
+            v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi16(small, m));
+        }
+        _mm256_or_si256(v, _mm256_and_si256(w, sign))
+    };
+    const N: usize = 32;
+    chunked_halves::<N>(dir, src, dst, (1, 2), 2, |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..2 * N)) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
+        let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+        // 64-bit blocks 0, 2, 1, 3: the in-lane unpacks then give elements 0..16 and 16..32.
+        let p = _mm256_permute4x64_epi64::<0b11_01_10_00>(x);
+        let y = _mm256_xor_si256(p, _mm256_set1_epi8(8));
+        // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), conv(_mm256_unpacklo_epi8(p, y)));
+            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), conv(_mm256_unpackhi_epi8(p, y)));
+        }
+        // The cold bytes, tested on the bytes as loaded (in element order).
+        let cold = match C {
+            affine_cold::ABOVE => _mm256_cmpgt_epi8(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), top),
+            affine_cold::EQUAL => _mm256_cmpeq_epi8(x, equal),
+            _ => return 0,
+        };
+        _mm256_movemask_epi8(cold) as u32
     })
 }
 

@@ -293,3 +293,94 @@ impl ShuffleRows {
         self.len[0].max(self.len[1])
     }
 }
+
+/// How [`Affine16`] finds its cold bytes: a value fixed when the plan is bound, as
+/// [`cold_form`]'s.
+pub(crate) mod affine_cold {
+    /// None is cold.
+    pub const NONE: u8 = 0;
+    /// Those whose magnitude is above [`Affine16::top`](super::Affine16::top).
+    pub const ABOVE: u8 = 1;
+    /// The one byte [`Affine16::equal`](super::Affine16::equal).
+    pub const EQUAL: u8 = 2;
+}
+
+/// The 16-bit table of an 8-bit float source (float8 -> float16/bfloat16: every value exact)
+/// as arithmetic: the magnitude `m` (the byte less its sign bit) shifted left by `shift` plus
+/// `offset` (the exponent's rebias), or below `small` (the source's subnormals, whose results
+/// are normal) a 16-byte `vpshufb` table's entry, with the sign bit moved from bit 7 to bit
+/// 15. Found from the table itself when the plan is bound, so the reference (scalar_map
+/// included) decides every entry: the bytes the form gets wrong or that fail are cold, and
+/// there is no form unless they are one byte or lie among the top magnitudes (at most 32
+/// bytes go cold, the NaN codes and their neighbours: float8_e5m2's 0x7e is its canonical
+/// NaN already, but is cold beside 0x7d and 0x7f).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Affine16 {
+    /// Bit 7 is the sign (else part of the magnitude: float8_e8m0fnu).
+    pub signed: bool,
+    /// The magnitude's left shift, 0..=8.
+    pub shift: u32,
+    /// Added to the shifted magnitude (wrapping).
+    pub offset: u16,
+    /// Magnitudes below this (at most 8) take `table`'s entry.
+    pub small: u8,
+    /// Entry m's low byte at m, its high byte at 8 + m.
+    pub table: [u8; 16],
+    /// How the cold bytes are found ([`affine_cold`]).
+    pub cold: u8,
+    /// With [`affine_cold::ABOVE`]: the largest magnitude that is not cold.
+    pub top: u8,
+    /// With [`affine_cold::EQUAL`]: the cold byte.
+    pub equal: u8,
+}
+
+impl Affine16 {
+    /// The form of `lut` (a source of 8 bits, `from`, to a 16-bit float, `to`), if it has one.
+    pub fn of(lut: &Lut, from: &crate::dtype::Format, to: &crate::dtype::Format) -> Option<Affine16> {
+        use crate::dtype::Kind;
+        if from.bits != 8 || from.kind != Kind::Float || to.size != 2 || to.kind != Kind::Float {
+            return None;
+        }
+        let signed = from.sign_mask() == 0x80;
+        let shift = to.man_bits.checked_sub(from.man_bits).filter(|&s| s <= 8)?;
+        let value = |i: usize| lut.values().get(i).map_or(0, |&v| v as u16);
+        let fails = |i: usize| lut.fails().get(i).copied().unwrap_or(true);
+        let mag = |i: usize| if signed { i & 0x7f } else { i };
+        // The rebias from a magnitude mid-range in exponent: normal in both types.
+        let mid = (1usize << (from.exp_bits - 1)) << from.man_bits;
+        if fails(mid) {
+            return None;
+        }
+        let offset = value(mid).wrapping_sub((mid << shift) as u16);
+        let formula = |m: usize| ((m << shift) as u16).wrapping_add(offset);
+        let small = (0..8).rev().find(|&m| !fails(m) && formula(m) != value(m)).map_or(0, |m| m + 1);
+        let table: [u8; 16] = core::array::from_fn(|j| {
+            let m = j & 7;
+            if m < small {
+                value(m).to_le_bytes().get(j >> 3).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        });
+        let expected = |i: usize| {
+            let m = mag(i);
+            let base = if m < small { value(m) } else { formula(m) };
+            base | if signed { ((i & 0x80) as u16) << 8 } else { 0 }
+        };
+        let bad: [bool; 256] = core::array::from_fn(|i| fails(i) || expected(i) != value(i));
+        let is_bad = |i: &usize| bad.get(*i).copied().unwrap_or(true);
+        let count = (0..256).filter(is_bad).count();
+        let first = (0..256).find(is_bad).unwrap_or(0);
+        let least = (0..256).filter(is_bad).map(mag).min().unwrap_or(0);
+        let (cold, top, equal) = if count == 0 {
+            (affine_cold::NONE, 0, 0)
+        } else if count == 1 {
+            (affine_cold::EQUAL, 0, first as u8)
+        } else if signed && least > 0 && (0..256).filter(|&i| mag(i) >= least).count() <= 32 {
+            (affine_cold::ABOVE, (least - 1) as u8, 0)
+        } else {
+            return None;
+        };
+        Some(Affine16 { signed, shift, offset, small: small as u8, table, cold, top, equal })
+    }
+}
