@@ -1333,18 +1333,21 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
 /// into a float16's places (magnitude at the top of the float16 mantissa, sign to bit 15)
 /// are a float16 whose exponent field is the type's (a float16 subnormal for the type's
 /// subnormals). F16C widens that exactly, and scaling by 2^(15 - bias) is then exact (every
-/// result is a normal f32). NaN/Inf patterns become the all-ones float16, a NaN.
+/// result is a normal f32). NaN/Inf patterns become the all-ones float16, a NaN. The bits
+/// get there in three shifts and a mask: the k-bit code shifted to the top of a 16-bit lane
+/// (the sign in bit 15, the stored byte's unused bits dropped), shifted right arithmetically
+/// by 5 - e (the magnitude into place, sign copies above it), and the copies below bit 15
+/// cleared.
 struct Mini {
-    /// The type's bits and its sign bit in 16-bit lanes; shift counts for the magnitude and
-    /// the sign.
-    mask: __m256i,
-    sign: __m256i,
-    shift: __m128i,
-    sign_shift: __m128i,
+    /// Shift counts: to the top (16 - k), then back (5 - e).
+    up: __m128i,
+    down: __m128i,
+    /// Bit 15 and the bits below the sign copies.
+    keep: __m256i,
     scale: __m256,
-    /// The least magnitude pattern that is NaN or Inf (IEEE types), and the pattern that
-    /// is the NaN of the fnuz types; values that no byte has otherwise.
-    special_from: __m256i,
+    /// On the code at the top of the lane: the least NaN or Inf magnitude (IEEE types) less
+    /// one (else i16::MAX: none), and the fnuz types' NaN (else a value no code gives).
+    special_below: __m256i,
     nan: __m256i,
 }
 
@@ -1353,20 +1356,20 @@ impl Mini {
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn of(f: &Format) -> Mini {
         let (e, m) = (f.exp_bits.min(5) as i32, f.man_bits.min(10) as i32);
-        let top = 1i16 << (e + m);
+        let up = (15 - e - m).clamp(0, 15);
         Mini {
-            mask: _mm256_set1_epi16(((top << 1) - 1) & 0xff),
-            sign: _mm256_set1_epi16(top & 0xff),
-            shift: _mm_cvtsi32_si128(10 - m),
-            sign_shift: _mm_cvtsi32_si128(15 - (e + m)),
+            up: _mm_cvtsi32_si128(up),
+            down: _mm_cvtsi32_si128(5 - e),
+            keep: _mm256_set1_epi16((0x8000u32 | ((1u32 << (10 + e).clamp(0, 15)) - 1)) as i16),
             scale: _mm256_castsi256_ps(_mm256_set1_epi32((142 - f.bias.clamp(0, 127)) << 23)),
-            special_from: _mm256_set1_epi16(match f.nan {
-                NanEncoding::Ieee => ((1 << e) - 1) << m,
-                _ => 0x100,
+            special_below: _mm256_set1_epi16(match f.nan {
+                NanEncoding::Ieee => ((((1i32 << e) - 1) << m << up) - 1) as i16,
+                _ => i16::MAX,
             }),
+            // The low bits of a code at the top are zero: 1 is no code.
             nan: _mm256_set1_epi16(match f.nan {
-                NanEncoding::NegativeZero => top,
-                _ => -1,
+                NanEncoding::NegativeZero => i16::MIN,
+                _ => 1,
             }),
         }
     }
@@ -1381,14 +1384,12 @@ impl Mini {
         };
         // SAFETY: `b` holds the 16 bytes read; an unaligned load.
         let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-        let v = _mm256_and_si256(_mm256_cvtepu8_epi16(x), self.mask);
-        let sign = _mm256_and_si256(v, self.sign);
-        let mag = _mm256_xor_si256(v, sign);
+        let top = _mm256_sll_epi16(_mm256_cvtepu8_epi16(x), self.up);
         let special = _mm256_or_si256(
-            _mm256_cmpgt_epi16(mag, _mm256_sub_epi16(self.special_from, _mm256_set1_epi16(1))),
-            _mm256_cmpeq_epi16(v, self.nan),
+            _mm256_cmpgt_epi16(_mm256_and_si256(top, _mm256_set1_epi16(i16::MAX)), self.special_below),
+            _mm256_cmpeq_epi16(top, self.nan),
         );
-        let h = _mm256_or_si256(_mm256_sll_epi16(mag, self.shift), _mm256_sll_epi16(sign, self.sign_shift));
+        let h = _mm256_and_si256(_mm256_sra_epi16(top, self.down), self.keep);
         let h = _mm256_or_si256(h, special);
         let x = [
             _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(h)), self.scale),
