@@ -1,6 +1,7 @@
 //! The byte tables of the x86 shuffle kernels (`lut_shuffle`) as `vpshufb` rows, found
 //! once when a plan is bound (a [`Lut`] holds them): which rows a table needs, whether it is
-//! mostly a sum of two nibble tables, and which bytes go cold.
+//! mostly a sum of two nibble tables, and which bytes go cold; and the 16-bit tables of
+//! 8-bit float sources as arithmetic ([`Affine16`], for `affine16`).
 
 use crate::kernels::lanes::{self, sym, Lut, Plus, SignRule};
 
