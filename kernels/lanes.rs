@@ -536,7 +536,7 @@ impl SpecialMap {
                 self.pos_inf
             };
             if let Some(v) = v {
-                d.copy_from_slice(v.to_ne_bytes().get(..ds).unwrap_or(&[]));
+                store_dyn(d, v);
                 rest &= !(1u32 << i);
             }
         }
@@ -930,6 +930,17 @@ fn load_dyn(b: &[u8]) -> u64 {
         2 => load::<2>(b),
         4 => load::<4>(b),
         _ => load::<8>(b),
+    }
+}
+
+/// [`store`] of `b.len()` bytes (1, 2, 4 or 8): fixed-size stores, not a `memcpy` call.
+#[inline(always)]
+fn store_dyn(b: &mut [u8], v: u64) {
+    match b.len() {
+        1 => store::<1>(b, v),
+        2 => store::<2>(b, v),
+        4 => store::<4>(b, v),
+        _ => store::<8>(b, v),
     }
 }
 
