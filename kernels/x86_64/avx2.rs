@@ -529,6 +529,16 @@ fn pick_shuffle_plus<const C: u8, const K: usize>(how: u8, abs: bool) -> KernelF
     }
 }
 
+/// How [`affine16`] finds the small magnitudes' entries: 0 none, 1 one table (up to 8), 2
+/// two tables (up to 16).
+fn small_form(small: u8) -> u8 {
+    match small {
+        0 => 0,
+        1..=8 => 1,
+        _ => 2,
+    }
+}
+
 /// [`affine16`] for a table's form, where it is one of those built.
 fn pick_affine16(a: &Affine16) -> Option<KernelFn> {
     macro_rules! by_cold {
@@ -540,16 +550,19 @@ fn pick_affine16(a: &Affine16) -> Option<KernelFn> {
             }
         };
     }
-    // float16 targets: shift 7 (the e4m3 types), 8 (e5m2); bfloat16: 4, 5, 7 (e8m0fnu).
-    Some(match (a.shift, a.small > 0) {
-        (4, false) => by_cold!(4, false),
-        (4, true) => by_cold!(4, true),
-        (5, false) => by_cold!(5, false),
-        (5, true) => by_cold!(5, true),
-        (7, false) => by_cold!(7, false),
-        (7, true) => by_cold!(7, true),
-        (8, false) => by_cold!(8, false),
-        (8, true) => by_cold!(8, true),
+    // float16 targets: shift 7 (the e4m3 types), 8 (e5m2), 6 (e3m4, 16 subnormals);
+    // bfloat16: 4, 5, 7 (e8m0fnu), 3 (e3m4).
+    Some(match (a.shift, small_form(a.small)) {
+        (4, 0) => by_cold!(4, 0),
+        (4, 1) => by_cold!(4, 1),
+        (5, 0) => by_cold!(5, 0),
+        (5, 1) => by_cold!(5, 1),
+        (7, 0) => by_cold!(7, 0),
+        (7, 1) => by_cold!(7, 1),
+        (8, 0) => by_cold!(8, 0),
+        (8, 1) => by_cold!(8, 1),
+        (3, 2) => by_cold!(3, 2),
+        (6, 2) => by_cold!(6, 2),
         _ => return None,
     })
 }
@@ -3416,26 +3429,29 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
 
 // 8-bit float sources -> float16/bfloat16 where the table is arithmetic ([`Affine16`], found
 // when the plan was bound): in 16-bit lanes holding the byte x (low) and x ^ 8 (high), the
-// magnitude shifted by `SH` plus the rebias; with `SMALL`, the magnitudes below the table's
-// `small` (the subnormals) take its `vpshufb` entry, whose low byte sits at x & 15 and high
-// byte at (x ^ 8) & 15; then the sign bit, bit 15 of the lane. Cold bytes by `C`
+// magnitude shifted by `SH` plus the rebias; with `SMALL` ([`small_form`]), the magnitudes
+// below the table's `small` (the subnormals) take its `vpshufb` entry, whose low byte sits at
+// x & 15 and high byte at (x ^ 8) & 15 (of the same table, or for 16 entries of the second); then the sign bit, bit 15 of the lane. Cold bytes by `C`
 // ([`affine_cold`]), tested on the bytes. 64 elements per step.
-entry!(affine16<const SH: i32, const SMALL: bool, const C: u8>, affine16_body);
+entry!(affine16<const SH: i32, const SMALL: u8, const C: u8>, affine16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn affine16_body<const SH: i32, const SMALL: bool, const C: u8>(
+fn affine16_body<const SH: i32, const SMALL: u8, const C: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     let Some(a) = dir.lut.as_ref().and_then(|l| l.affine16()) else { return lanes::cold(dir, src, dst, 0) };
-    if a.shift as i32 != SH || (a.small > 0) != SMALL || a.cold != C {
+    if a.shift as i32 != SH || small_form(a.small) != SMALL || a.cold != C {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
     }
     let mag = _mm256_set1_epi16(if a.signed { 0x7f } else { 0xff });
     let sign = _mm256_set1_epi16(if a.signed { i16::MIN } else { 0 });
     let offset = _mm256_set1_epi16(a.offset as i16);
-    let [table] = table_rows::<1>(|i| a.table.get(i).copied().unwrap_or(0));
+    let [table, high] = table_rows::<2>(|i| match i {
+        0..16 => a.table.get(i).copied().unwrap_or(0),
+        _ => a.high.get(i - 16).copied().unwrap_or(0),
+    });
     let small = _mm256_set1_epi16(i16::from(a.small));
     let (top, equal) = (_mm256_set1_epi8(a.top as i8), _mm256_set1_epi8(a.equal as i8));
     // A constant count: the shift compiles to its immediate form.
@@ -3443,8 +3459,13 @@ fn affine16_body<const SH: i32, const SMALL: bool, const C: u8>(
     let conv = |w: __m256i| {
         let m = _mm256_and_si256(w, mag);
         let mut v = _mm256_add_epi16(_mm256_sll_epi16(m, count), offset);
-        if SMALL {
-            let t = _mm256_shuffle_epi8(table, _mm256_and_si256(w, _mm256_set1_epi16(0x0f0f)));
+        if SMALL > 0 {
+            let i = _mm256_and_si256(w, _mm256_set1_epi16(0x0f0f));
+            let mut t = _mm256_shuffle_epi8(table, i);
+            if SMALL == 2 {
+                // The high bytes from their own table (at (x ^ 8) & 15 = m ^ 8).
+                t = _mm256_blendv_epi8(_mm256_shuffle_epi8(high, i), t, _mm256_set1_epi16(0x00ff));
+            }
             v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi16(small, m));
         }
         _mm256_or_si256(v, _mm256_and_si256(w, sign))

@@ -309,7 +309,7 @@ pub(crate) mod affine_cold {
 /// The 16-bit table of an 8-bit float source (float8 -> float16/bfloat16: every value exact)
 /// as arithmetic: the magnitude `m` (the byte less its sign bit) shifted left by `shift` plus
 /// `offset` (the exponent's rebias), or below `small` (the source's subnormals, whose results
-/// are normal) a 16-byte `vpshufb` table's entry, with the sign bit moved from bit 7 to bit
+/// are normal) a `vpshufb` table's entry (one 16-byte table for up to 8 of them, two for 16), with the sign bit moved from bit 7 to bit
 /// 15. Found from the table itself when the plan is bound, so the reference (scalar_map
 /// included) decides every entry: the bytes the form gets wrong or that fail are cold, and
 /// there is no form unless they are one byte or lie among the top magnitudes (at most 32
@@ -323,10 +323,13 @@ pub(crate) struct Affine16 {
     pub shift: u32,
     /// Added to the shifted magnitude (wrapping).
     pub offset: u16,
-    /// Magnitudes below this (at most 8) take `table`'s entry.
+    /// Magnitudes below this (at most 16: float8_e3m4's subnormals) take `table`'s entry.
     pub small: u8,
-    /// Entry m's low byte at m, its high byte at 8 + m.
+    /// Up to 8 small magnitudes: entry m's low byte at m, its high byte at 8 + m. More: the
+    /// low bytes at m, and the high bytes in `high` at m ^ 8.
     pub table: [u8; 16],
+    /// With more than 8 small magnitudes: entry m's high byte at m ^ 8.
+    pub high: [u8; 16],
     /// How the cold bytes are found ([`affine_cold`]).
     pub cold: u8,
     /// With [`affine_cold::ABOVE`]: the largest magnitude that is not cold.
@@ -354,15 +357,11 @@ impl Affine16 {
         }
         let offset = value(mid).wrapping_sub((mid << shift) as u16);
         let formula = |m: usize| ((m << shift) as u16).wrapping_add(offset);
-        let small = (0..8).rev().find(|&m| !fails(m) && formula(m) != value(m)).map_or(0, |m| m + 1);
-        let table: [u8; 16] = core::array::from_fn(|j| {
-            let m = j & 7;
-            if m < small {
-                value(m).to_le_bytes().get(j >> 3).copied().unwrap_or(0)
-            } else {
-                0
-            }
-        });
+        let small = (0..16).rev().find(|&m| !fails(m) && formula(m) != value(m)).map_or(0, |m| m + 1);
+        // Byte `b` (0 low, 1 high) of entry m, zero past `small`.
+        let byte = |m: usize, b: usize| if m < small { value(m).to_le_bytes().get(b).copied().unwrap_or(0) } else { 0 };
+        let table: [u8; 16] = core::array::from_fn(|j| if small > 8 { byte(j, 0) } else { byte(j & 7, j >> 3) });
+        let high: [u8; 16] = core::array::from_fn(|j| byte(j ^ 8, 1));
         let expected = |i: usize| {
             let m = mag(i);
             let base = if m < small { value(m) } else { formula(m) };
@@ -382,6 +381,6 @@ impl Affine16 {
         } else {
             return None;
         };
-        Some(Affine16 { signed, shift, offset, small: small as u8, table, cold, top, equal })
+        Some(Affine16 { signed, shift, offset, small: small as u8, table, high, cold, top, equal })
     }
 }
