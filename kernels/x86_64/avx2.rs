@@ -3431,7 +3431,8 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
 // when the plan was bound): in 16-bit lanes holding the byte x (low) and x ^ 8 (high), the
 // magnitude shifted by `SH` plus the rebias; with `SMALL` ([`small_form`]), the magnitudes
 // below the table's `small` (the subnormals) take its `vpshufb` entry, whose low byte sits at
-// x & 15 and high byte at (x ^ 8) & 15 (of the same table, or for 16 entries of the second); then the sign bit, bit 15 of the lane. Cold bytes by `C`
+// x & 15 and high byte at (x ^ 8) & 15 (of the same table, or for 16 entries of the second);
+// then the sign bit, bit 15 of the lane. Cold bytes by `C`
 // ([`affine_cold`]), tested on the bytes. 64 elements per step.
 entry!(affine16<const SH: i32, const SMALL: u8, const C: u8>, affine16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]

@@ -309,12 +309,13 @@ pub(crate) mod affine_cold {
 /// The 16-bit table of an 8-bit float source (float8 -> float16/bfloat16: every value exact)
 /// as arithmetic: the magnitude `m` (the byte less its sign bit) shifted left by `shift` plus
 /// `offset` (the exponent's rebias), or below `small` (the source's subnormals, whose results
-/// are normal) a `vpshufb` table's entry (one 16-byte table for up to 8 of them, two for 16), with the sign bit moved from bit 7 to bit
-/// 15. Found from the table itself when the plan is bound, so the reference (scalar_map
-/// included) decides every entry: the bytes the form gets wrong or that fail are cold, and
-/// there is no form unless they are one byte or lie among the top magnitudes (at most 32
-/// bytes go cold, the NaN codes and their neighbours: float8_e5m2's 0x7e is its canonical
-/// NaN already, but is cold beside 0x7d and 0x7f).
+/// are normal) a `vpshufb` table's entry (one 16-byte table for up to 8 of them, two for
+/// 16), with the sign bit moved from bit 7 to bit 15. Found from the table itself when the
+/// plan is bound, so the reference (scalar_map included) decides every entry: the bytes the
+/// form gets wrong or that fail are cold, and there is no form unless they are one byte or
+/// lie among the top magnitudes (at most 32 bytes go cold, the NaN codes and their
+/// neighbours: float8_e5m2's 0x7e is its canonical NaN already, but is cold beside 0x7d and
+/// 0x7f).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Affine16 {
     /// Bit 7 is the sign (else part of the magnitude: float8_e8m0fnu).
