@@ -1636,7 +1636,7 @@ fn words_in_order(v: [__m256i; 4]) -> __m256i {
         _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
     };
     let [a, b, c, d] = v;
-    _mm256_permutevar8x32_epi32(_mm256_packus_epi32(low2(a, b), low2(c, d)), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
+    in_order(_mm256_packus_epi32(low2(a, b), low2(c, d)))
 }
 
 /// Define `$name::<M>`, rounding the lanes of a `$v` vector to integers in mode `M` (exact:
@@ -1746,7 +1746,7 @@ fn store8<const D: usize>(d: &mut [u8], v: __m256i) {
             _ => {
                 let w = _mm256_packus_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xff)), _mm256_setzero_si256());
                 let b = _mm256_packus_epi16(w, w);
-                let q = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                let q = in_order(b);
                 _mm_storel_epi64(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
             }
         }
@@ -1770,7 +1770,7 @@ fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
                 let m = _mm256_set1_epi32(0xff);
                 let w = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
                 let b = _mm256_packus_epi16(w, w);
-                let q = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                let q = in_order(b);
                 _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
             }
         }
@@ -1836,7 +1836,8 @@ fn bytes_of_words(ab: __m256i, ce: __m256i, signed: bool) -> __m256i {
     in_order(if signed { _mm256_packs_epi16(ab, ce) } else { _mm256_packus_epi16(ab, ce) })
 }
 
-/// Two rounds of in-lane packs' bytes in element order: the dwords 0, 4, 1, 5, 2, 6, 3, 7.
+/// The dwords 0, 4, 1, 5, 2, 6, 3, 7: what two rounds of in-lane packs (or an in-lane
+/// shuffle and a pack) interleaved, back in element order.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn in_order(w: __m256i) -> __m256i {
@@ -2401,7 +2402,6 @@ mod mini {
         };
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
-        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         chunked_halves::<N>(dir, src, dst, (ss, 1), 2, |s, d| {
             let Some(d) = d.get_mut(..N) else { return u32::MAX };
             let at = |k: usize| load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
@@ -2431,13 +2431,13 @@ mod mini {
             if NZ {
                 signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, _mm256_setzero_si256()), signs);
             }
-            let bytes = _mm256_permutevar8x32_epi32(_mm256_or_si256(codes, signs), order);
+            let bytes = in_order(_mm256_or_si256(codes, signs));
             // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
             unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
             if _mm256_testz_si256(over, over) != 0 {
                 return 0;
             }
-            _mm256_movemask_epi8(_mm256_permutevar8x32_epi32(over, order)) as u32
+            _mm256_movemask_epi8(in_order(over)) as u32
         })
     }
 
@@ -3432,8 +3432,8 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
 // magnitude shifted by `SH` plus the rebias; with `SMALL` ([`small_form`]), the magnitudes
 // below the table's `small` (the subnormals) take its `vpshufb` entry, whose low byte sits at
 // x & 15 and high byte at (x ^ 8) & 15 (of the same table, or for 16 entries of the second);
-// then the sign bit, bit 15 of the lane. Cold bytes by `C`
-// ([`affine_cold`]), tested on the bytes. 64 elements per step.
+// then the sign bit, bit 15 of the lane. Cold bytes by `C` ([`affine_cold`]), tested on the
+// bytes. 64 elements per step.
 entry!(affine16<const SH: i32, const SMALL: u8, const C: u8>, affine16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn affine16_body<const SH: i32, const SMALL: u8, const C: u8>(
