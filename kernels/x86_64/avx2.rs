@@ -1125,11 +1125,13 @@ mod to_f16 {
     use super::*;
 
     // float32 -> float16 by F16C with the mode's immediate; nearest-away (which F16C lacks)
-    // truncates and adds the first dropped bit: float16 drops 13 of the significand's bits where
-    // the result is normal, 126 - field below (the hidden bit counts; from 25 dropped bits on,
-    // the value is under half the smallest subnormal and nothing is added). A carry into the
-    // exponent field is the right result. |x| >= 65504 (the float16 maximum) and NaN/Inf go cold.
-    // 32 elements per step.
+    // adds half of float16's ulp to the f32 pattern and truncates: 2^12 where the result is
+    // normal (float16 drops 13 of the significand's bits), 2^(125 - field) where it is
+    // subnormal (fields 102..=112; 102's 2^23 doubles a value from 2^-25 on, which truncates
+    // to the least subnormal 2^-24, as it should), nothing below 2^-25. A carry out of the
+    // mantissa doubles the part above the next power of two instead of adding it, which is
+    // still under one float16 ulp there: truncation gives that power of two either way.
+    // |x| >= 65504 (the float16 maximum) and NaN/Inf go cold. 32 elements per step.
     entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool>(
@@ -1140,13 +1142,11 @@ mod to_f16 {
         const N: usize = 32;
         let limit = _mm256_set1_epi32(0x477f_e000 - 1);
         let abs = _mm256_set1_epi32(i32::MAX);
-        let (man, hidden, one) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(1));
-        let (round_base, round_min) = (_mm256_set1_epi32(125), _mm256_set1_epi32(12));
-        // The first bit float16 drops from eight lanes' magnitudes `a`, as 0 or 1.
-        let round_bit = |a: __m256i| {
-            let at = _mm256_max_epi32(_mm256_sub_epi32(round_base, _mm256_srli_epi32::<23>(a)), round_min);
-            let sig = _mm256_or_si256(_mm256_and_si256(a, man), hidden);
-            _mm256_and_si256(_mm256_srlv_epi32(sig, at), one)
+        let (top, base, most) = (_mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(102), _mm256_set1_epi32(11));
+        // Half of float16's ulp at eight lanes' magnitudes `a`, in their f32 patterns' units:
+        // 2^23 >> (field - 102), at most 11 places (a negative count shifts everything out).
+        let half_ulp = |a: __m256i| {
+            _mm256_srlv_epi32(top, _mm256_min_epi32(_mm256_sub_epi32(_mm256_srli_epi32::<23>(a), base), most))
         };
         let ss = src::size(S);
         chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
@@ -1157,15 +1157,18 @@ mod to_f16 {
                 let x1 = load8::<S>(s.get((16 * k + 8) * ss..).unwrap_or(&[]));
                 // SAFETY: `d` holds 64 bytes (checked above); a store of the k-th 32.
                 unsafe {
-                    let mut h = _mm256_set_m128i(_mm256_cvtps_ph::<MODE>(x1), _mm256_cvtps_ph::<MODE>(x0));
                     let (a0, a1) = (
                         _mm256_and_si256(_mm256_castps_si256(x0), abs),
                         _mm256_and_si256(_mm256_castps_si256(x1), abs),
                     );
-                    if AWAY {
-                        let r = _mm256_packus_epi32(round_bit(a0), round_bit(a1));
-                        h = _mm256_add_epi16(h, _mm256_permute4x64_epi64::<0b11_01_10_00>(r));
-                    }
+                    let (x0, x1) = if AWAY {
+                        let up =
+                            |x: __m256, a| _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(x), half_ulp(a)));
+                        (up(x0, a0), up(x1, a1))
+                    } else {
+                        (x0, x1)
+                    };
+                    let h = _mm256_set_m128i(_mm256_cvtps_ph::<MODE>(x1), _mm256_cvtps_ph::<MODE>(x0));
                     _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), h);
                     if let [b0, b1] = b {
                         *b0 = _mm256_cmpgt_epi32(a0, limit);
