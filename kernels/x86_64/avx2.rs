@@ -1019,11 +1019,13 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
     }
 }
 
-// float64 -> float32: the conversion rounds nearest-even; the other modes round in f64 by
-// `vroundpd` at the f32 grid's scale first ([`scaled_round`]), after which the conversion is
-// exact (fewer ops than stepping the nearest-even result by its exact error: no conversion
-// back, no cross-lane dword shuffles). int64/uint64 come rounded to odd at 53 bits, enough
-// for that one rounding. Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which
+// float64 -> float32: the conversion rounds nearest-even. Towards zero steps its result one
+// pattern back where its magnitude went up: converted back (exact) and compared with x as
+// i64 patterns (same sign; subnormal results and zeros alike). The other modes round in f64
+// by `vroundpd` at the f32 grid's scale first ([`scaled_round`]), after which the conversion
+// is exact (as fast as stepping towards +-Inf, measured; nearest-away would need the next
+// pattern's value as well to see a tie). int64/uint64 come rounded to odd at 53 bits, enough
+// for either rounding. Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which
 // keeps every rounding inside the finite range. 32 elements per step.
 entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
@@ -1048,10 +1050,10 @@ fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &
                     load8_pd_int::<S, true>(s.get(64 * k..).unwrap_or(&[]))
                 };
                 *h = [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
-                let y = if M == mode::NE {
-                    _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a))
-                } else {
-                    _mm256_set_m128(scaled_round::<M>(b), scaled_round::<M>(a))
+                let y = match M {
+                    mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
+                    mode::TZ => towards_zero_ps(a, b),
+                    _ => _mm256_set_m128(scaled_round::<M>(b), scaled_round::<M>(a)),
                 };
                 _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), y);
             }
@@ -1065,6 +1067,22 @@ fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &
             acc | (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi32(h, limit))) as u32) << (4 * k)
         })
     })
+}
+
+/// Eight float64 lanes rounded to float32 towards zero: the nearest-even conversion, one
+/// pattern less where its magnitude went up (see [`f64_to_f32`]).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn towards_zero_ps(a: __m256d, b: __m256d) -> __m256 {
+    let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
+    let up = |y: __m128, x: __m256d| {
+        _mm256_castsi256_ps(_mm256_cmpgt_epi64(_mm256_castpd_si256(_mm256_cvtps_pd(y)), _mm256_castpd_si256(x)))
+    };
+    // The masks' low dwords, in lane order: (a0, a1, b0, b1 | a2, a3, b2, b3), then the
+    // middle qwords swapped.
+    let w = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(up(ya, a), up(yb, b)));
+    let w = _mm256_permute4x64_epi64::<0b11_01_10_00>(w);
+    _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(_mm256_set_m128(yb, ya)), w))
 }
 
 /// Four float64 lanes rounded to float32 in mode `M` (not nearest-even, which the conversion
