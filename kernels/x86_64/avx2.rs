@@ -280,6 +280,9 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     if from == T::Float8E5M2FNUZ && to == T::Float32 {
         return Some(half_to_f32::<{ src::E5FNUZ }> as KernelFn);
     }
+    if from == T::Float8E5M2FNUZ && to == T::Float64 {
+        return Some(half_to_f64::<{ src::E5FNUZ }> as KernelFn);
+    }
     if from == T::Float8E8M0FNU {
         // Powers of two, a few ops to f32 lanes: faster than the table kernel's gathers for
         // these targets (measured, 2^20: int16/uint16 0.39/0.41 -> 0.51/0.53 of memcpy, int32
@@ -3190,12 +3193,13 @@ fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8])
     })
 }
 
-// float16 / bfloat16 -> float64: widen to f32, then to f64 (both exact). NaN/Inf cold.
+// float16 / bfloat16 / float8_e5m2fnuz -> float64: widen to f32, then to f64 (both exact).
+// NaN/Inf cold.
 entry!(half_to_f64<const S: u8>, half_to_f64_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn half_to_f64_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
-    chunked::<N>(dir, src, dst, (2, 8), |s, d| {
+    chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
         let x = load8::<S>(s);
         let Some(d) = d.get_mut(..64) else { return u32::MAX };
         // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
