@@ -633,7 +633,7 @@ fn pick_to_f16<const S: u8>(m: u8) -> KernelFn {
         mode::TZ => f32_to_f16::<S, { _MM_FROUND_TO_ZERO }, false>,
         mode::TP => f32_to_f16::<S, { _MM_FROUND_TO_POS_INF }, false>,
         mode::TN => f32_to_f16::<S, { _MM_FROUND_TO_NEG_INF }, false>,
-        _ => f32_to_f16::<S, { _MM_FROUND_TO_ZERO }, true>,
+        _ => f32_to_f16::<S, { _MM_FROUND_TO_NEAREST_INT }, true>,
     }
 }
 
@@ -1047,13 +1047,14 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
     }
 }
 
-// float64 -> float32: the conversion rounds nearest-even. Towards zero steps its result one
-// pattern back where its magnitude went up: converted back (exact) and compared with x as
-// i64 patterns (same sign; subnormal results and zeros alike). The other modes round in f64
-// by `vroundpd` at the f32 grid's scale first ([`scaled_round`]), after which the conversion
-// is exact (as fast as stepping towards +-Inf, measured; nearest-away would need the next
-// pattern's value as well to see a tie). int64/uint64 come rounded to odd at 53 bits, enough
-// for either rounding. Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which
+// float64 -> float32: the conversion rounds nearest-even. Nearest-away is that conversion of
+// x with its last mantissa bit set: a bit f32 always drops, which turns an exact tie into a
+// value just past it (rounded away) and moves no other value across a tie or a grid point.
+// Towards zero steps the conversion's result one pattern back where its magnitude went up:
+// converted back (exact) and compared with x as i64 patterns (same sign; subnormal results
+// and zeros alike). Towards +-Inf rounds in f64 by `vroundpd` at the f32 grid's scale first
+// ([`scaled_round`]), after which the conversion is exact (as fast as stepping, measured).
+// int64/uint64 come rounded to odd at 53 bits, enough for any of these roundings. Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which
 // keeps every rounding inside the finite range. 32 elements per step.
 entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
@@ -1081,6 +1082,15 @@ fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &
                 let y = match M {
                     mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
                     mode::TZ => towards_zero_ps(a, b),
+                    mode::NA => {
+                        // The last mantissa bit set (not on zeros and f64 subnormals, which
+                        // convert to zero either way: no subnormal operand).
+                        let away = |x: __m256d, h: __m256i| {
+                            let normal = _mm256_min_epu32(_mm256_srli_epi64::<52>(h), _mm256_set1_epi64x(1));
+                            _mm256_cvtpd_ps(_mm256_castsi256_pd(_mm256_or_si256(_mm256_castpd_si256(x), normal)))
+                        };
+                        _mm256_set_m128(away(b, h[1]), away(a, h[0]))
+                    }
                     _ => _mm256_set_m128(scaled_round::<M>(b), scaled_round::<M>(a)),
                 };
                 _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), y);
@@ -1113,12 +1123,11 @@ fn towards_zero_ps(a: __m256d, b: __m256d) -> __m256 {
     _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(_mm256_set_m128(yb, ya)), w))
 }
 
-/// Four float64 lanes rounded to float32 in mode `M` (not nearest-even, which the conversion
-/// does alone): scaled by a power of two so that the f32 grid at the lane's magnitude is the
-/// integers (2^(23 - E) for exponent E, at most 2^149: f32's subnormal grid), rounded to an
-/// integer by `vroundpd` in the mode (nearest-away: truncation of the magnitude plus the f64
-/// just below 1/2, one rounding, see [`to_i32`]), and scaled back; every step is exact but the
-/// one rounding, so the conversion to f32 is exact too. Magnitudes from f32::MAX's
+/// Four float64 lanes rounded to float32 towards +Inf or -Inf (`M`): scaled by a power of two
+/// so that the f32 grid at the lane's magnitude is the integers (2^(23 - E) for exponent E, at
+/// most 2^149: f32's subnormal grid), rounded to an integer by `vroundpd` in the mode, and
+/// scaled back; every step is exact but the one rounding, so the conversion to f32 is exact
+/// too. Magnitudes from f32::MAX's
 /// neighbourhood on (NaN/Inf among them) give meaningless lanes, which the caller sends cold.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
@@ -1132,16 +1141,7 @@ fn scaled_round<const M: u8>(x: __m256d) -> __m128 {
     // 2^(1046 - field) and its inverse 2^(field - 1046): fields 897..=1150 keep both normal.
     let scale = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(2069 << 52), e));
     let inv = _mm256_castsi256_pd(_mm256_sub_epi64(e, _mm256_set1_epi64x(23 << 52)));
-    let m = _mm256_mul_pd(x, scale);
-    let r = if M == mode::NA {
-        // m plus copysign(p, m) (blend on the sign bit, as `pd_to_i32`), truncated: three ops
-        // against `round_pd`'s five.
-        let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
-        _mm256_round_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm256_add_pd(m, _mm256_blendv_pd(p, q, x)))
-    } else {
-        round_pd::<M>(m)
-    };
-    _mm256_cvtpd_ps(_mm256_mul_pd(r, inv))
+    _mm256_cvtpd_ps(_mm256_mul_pd(round_pd::<M>(_mm256_mul_pd(x, scale)), inv))
 }
 
 entry!(f32_to_f64, f32_to_f64_body);
@@ -1171,13 +1171,11 @@ mod to_f16 {
     use super::*;
 
     // float32 -> float16 by F16C with the mode's immediate; nearest-away (which F16C lacks)
-    // adds half of float16's ulp to the f32 pattern and truncates: 2^12 where the result is
-    // normal (float16 drops 13 of the significand's bits), 2^(125 - field) where it is
-    // subnormal (fields 102..=112; 102's 2^23 doubles a value from 2^-25 on, which truncates
-    // to the least subnormal 2^-24, as it should), nothing below 2^-25. A carry out of the
-    // mantissa doubles the part above the next power of two instead of adding it, which is
-    // still under one float16 ulp there: truncation gives that power of two either way.
-    // |x| >= 65504 (the float16 maximum) and NaN/Inf go cold. 32 elements per step.
+    // is nearest-even of x with its last mantissa bit set: a bit float16 always drops, which
+    // turns an exact tie into a value just past it and moves no other value across a tie or
+    // a grid point (not on zeros and f32 subnormals, which convert to zero either way: no
+    // subnormal operand). |x| >= 65504 (the float16 maximum) and NaN/Inf go cold. 32
+    // elements per step.
     entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool>(
@@ -1188,12 +1186,7 @@ mod to_f16 {
         const N: usize = 32;
         let limit = _mm256_set1_epi32(0x477f_e000 - 1);
         let abs = _mm256_set1_epi32(i32::MAX);
-        let (top, base, most) = (_mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(102), _mm256_set1_epi32(11));
-        // Half of float16's ulp at eight lanes' magnitudes `a`, in their f32 patterns' units:
-        // 2^23 >> (field - 102), at most 11 places (a negative count shifts everything out).
-        let half_ulp = |a: __m256i| {
-            _mm256_srlv_epi32(top, _mm256_min_epi32(_mm256_sub_epi32(_mm256_srli_epi32::<23>(a), base), most))
-        };
+        let one = _mm256_set1_epi32(1);
         let ss = src::size(S);
         chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
             let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
@@ -1208,9 +1201,12 @@ mod to_f16 {
                         _mm256_and_si256(_mm256_castps_si256(x1), abs),
                     );
                     let (x0, x1) = if AWAY {
-                        let up =
-                            |x: __m256, a| _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(x), half_ulp(a)));
-                        (up(x0, a0), up(x1, a1))
+                        // `a`'s exponent field, at most 1.
+                        let away = |x: __m256, a| {
+                            let normal = _mm256_min_epu32(_mm256_srli_epi32::<23>(a), one);
+                            _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(x), normal))
+                        };
+                        (away(x0, a0), away(x1, a1))
                     } else {
                         (x0, x1)
                     };
