@@ -1954,20 +1954,11 @@ fn below_half_ps() -> __m256 {
     _mm256_castsi256_ps(_mm256_set1_epi32(0x3eff_ffff))
 }
 
-/// The f64 just below 1/2, splatted (see [`to_i32`]).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn below_half_pd() -> __m256d {
-    _mm256_castsi256_pd(_mm256_set1_epi64x(0x3fdf_ffff_ffff_ffff))
-}
-
 /// Eight float64 lanes rounded in mode `M` to i32 ([`f32_to_i32`]: f32 lanes). Nearest-even is
 /// the conversion's own rounding (default MXCSR) and towards-zero its truncating form;
-/// nearest-away truncates `x + copysign(p, x)` with `p` the float just below 1/2 (the sum,
-/// rounded to nearest, reaches the next integer exactly when the fraction is at least 1/2:
-/// below it the sum stays under `n + 1 - ulp`, from it the gap to `n + 1` is under half an
-/// ulp); the directed modes round first (exact). NaN, +-Inf and magnitudes from 2^31 give
-/// the integer indefinite, `i32::MIN`.
+/// nearest-away is the nearest-even conversion of x with its last mantissa bit set
+/// ([`last_bit_pd`]); the directed modes round first (exact). NaN, +-Inf and magnitudes
+/// from 2^31 give the integer indefinite, `i32::MIN`.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn to_i32<const M: u8>(s: &[u8]) -> __m256i {
@@ -1979,14 +1970,26 @@ fn to_i32<const M: u8>(s: &[u8]) -> __m256i {
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn pd_to_i32<const M: u8>(x: __m256d) -> __m128i {
-    let (p, q) = (below_half_pd(), _mm256_sub_pd(_mm256_setzero_pd(), below_half_pd()));
     match M {
         mode::NE => _mm256_cvtpd_epi32(x),
         mode::TZ => _mm256_cvttpd_epi32(x),
-        // copysign(p, x): blend on the sign bit of x.
-        mode::NA => _mm256_cvttpd_epi32(_mm256_add_pd(x, _mm256_blendv_pd(p, q, x))),
+        mode::NA => _mm256_cvtpd_epi32(last_bit_pd(x)),
         _ => _mm256_cvttpd_epi32(round_pd::<M>(x)),
     }
+}
+
+/// Four f64 lanes with their last mantissa bit set: where the integers' grid is coarser than
+/// the lane's (below 2^51 in magnitude), nearest-even of the result is nearest-away of x.
+/// A tie (bit -1 set, every lower bit clear) moves just past it, away from zero, and no
+/// other value reaches a tie or an integer: x moves by at most one ulp, from an even
+/// multiple of its ulp to the odd one above it, and ties and integers are even multiples.
+/// From 2^31 on (and for NaN/Inf) the conversion gives the indefinite either way.
+/// Against `x + copysign(p, x)` truncated (one op more), float64 -> 8/16/32-bit integers
+/// nearest-away measured x1.3-1.5 in cache (5 alternated rounds).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn last_bit_pd(x: __m256d) -> __m256d {
+    _mm256_or_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(1)))
 }
 
 /// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or for
@@ -2061,13 +2064,25 @@ mod f2i {
         // uint32/uint64 without a rule: every negative lane (the indefinite included) is flagged.
         let negative_fails = R == range::ERROR && matches!(T, tgt::U32 | tgt::U64);
         let mini = Mini::of(dir.from.format());
+        // Nearest-away by the last bit, as for float64 ([`last_bit_pd`]), where f32's grid is
+        // finer than the integers' (below 2^22: every float16 and byte float value), or where
+        // every lane from 2^22 on is out of range and stays so, with its sign (8/16-bit and
+        // sub-byte targets, without wrap, which would keep the moved value's low bits).
+        let last_bit = M == mode::NA
+            && (matches!(S, src::F16 | src::MINI | src::E5FNUZ)
+                || (R != range::WRAP && matches!(T, tgt::I8 | tgt::U8 | tgt::I16 | tgt::U16 | tgt::SUB)));
         // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
         // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
         let conv = |k: usize, s: &[u8], pre: &[__m256; 4]| {
             let v = if S == src::F64 {
                 to_i32::<M>(s.get(8 * ss * k..).unwrap_or(&[]))
             } else {
-                f32_to_i32::<M>(pre.get(k).copied().unwrap_or(_mm256_setzero_ps()))
+                let x = pre.get(k).copied().unwrap_or(_mm256_setzero_ps());
+                if last_bit {
+                    _mm256_cvtps_epi32(_mm256_or_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(1))))
+                } else {
+                    f32_to_i32::<M>(x)
+                }
             };
             match (T, R) {
                 (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
