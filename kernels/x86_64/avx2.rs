@@ -77,10 +77,8 @@ mod src {
     pub const E8M0: u8 = 17;
 
     /// float8_e5m2fnuz (not a [`Mini`](super::Mini) type: its top exponent field is finite):
-    /// the magnitude `c` shifted into f32's places, rebiased (2^(f - 16) * 1.m, exact), or
-    /// for the subnormal codes (`c` < 4) `c * 2^-17` (exact; no subnormal f32 operand), the
-    /// sign moved to bit 31, and the NaN code 0x80 as an f32 NaN, which every reader sends
-    /// cold.
+    /// its float16 ([`super::e5fnuz_halves`]) widened by F16C, and the NaN code 0x80 as an
+    /// f32 NaN, which every reader sends cold.
     pub const E5FNUZ: u8 = 22;
 
     /// int32, uint32, int64, uint64 as f32 lanes exact below 2^24 in magnitude, and 2^24 or
@@ -266,11 +264,11 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         }
     }
     if from == T::Float8E5M2FNUZ {
-        // Decoded in f32 lanes ([`src::E5FNUZ`]), not by the table's gathers (a third of
+        // Decoded through float16 ([`e5fnuz_halves`]), not by the table's gathers (a third of
         // e5m2's decoder's speed). Every value is below 2^16 and rounds into i32 (f2i_pack
         // stores 64-bit targets by sign extension).
         let t = match to {
-            T::Float32 => return Some(half_to_f32::<{ src::E5FNUZ }> as KernelFn),
+            T::Float32 => return Some(f8_to_f32::<{ f8::E5FNUZ }> as KernelFn),
             T::Float64 => return Some(half_to_f64::<{ src::E5FNUZ }> as KernelFn),
             T::UInt32 => Some(tgt::U32),
             T::Int64 => Some(tgt::I64),
@@ -297,8 +295,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     }
     if dir.lut.is_some() {
         return match (from, to) {
-            (T::Float8E4M3, T::Float32) => Some(f8_to_f32::<false> as KernelFn),
-            (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<true> as KernelFn),
+            (T::Float8E4M3, T::Float32) => Some(f8_to_f32::<{ f8::E4M3 }> as KernelFn),
+            (T::Float8E5M2, T::Float32) => Some(f8_to_f32::<{ f8::E5M2 }> as KernelFn),
             // At most 64 distinct entries: a few `vpshufb` rows per target byte.
             _ if from.bits() <= 6 => {
                 let fails = dir.lut.as_ref().is_some_and(|t| t.any_fail());
@@ -1223,9 +1221,8 @@ mod to_f16 {
 }
 use to_f16::f32_to_f16;
 
-// float16 / bfloat16 / float8_e5m2fnuz -> float32: exact widening (F16C, a shift into the
-// top half, or [`src::E5FNUZ`]'s decoding). NaN (canonical pattern) and +-Inf (possible map
-// keys) go cold. 32 elements per step.
+// float16 / bfloat16 -> float32: exact widening (F16C, or a shift into the top half). NaN
+// (canonical pattern) and +-Inf (possible map keys) go cold. 32 elements per step.
 entry!(half_to_f32<const S: u8>, half_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn half_to_f32_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
@@ -1535,15 +1532,8 @@ fn load8<const S: u8>(s: &[u8]) -> __m256 {
                     _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_max_epu32(c, _mm256_set1_epi32(1))))
                 }
                 src::E5FNUZ => {
-                    let c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()));
-                    let mag = _mm256_and_si256(c, _mm256_set1_epi32(0x7f));
-                    let normal = _mm256_add_epi32(_mm256_slli_epi32::<21>(mag), _mm256_set1_epi32(111 << 23));
-                    let sub = _mm256_mul_ps(_mm256_cvtepi32_ps(mag), _mm256_set1_ps(1.0 / 131_072.0));
-                    let small = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(4), mag));
-                    let v = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(normal), sub, small));
-                    let sign = _mm256_and_si256(_mm256_slli_epi32::<24>(c), _mm256_set1_epi32(i32::MIN));
-                    let nan = _mm256_cmpeq_epi32(c, _mm256_set1_epi32(0x80));
-                    _mm256_castsi256_ps(_mm256_or_si256(_mm256_or_si256(v, sign), nan))
+                    let h = e5fnuz_halves::<true>(_mm256_cvtepu8_epi16(_mm_loadl_epi64(p.cast())));
+                    _mm256_cvtph_ps(_mm256_castsi256_si128(h))
                 }
                 src::TOP_F64 => {
                     let (hi, lo) = f64_dwords(b);
@@ -2007,12 +1997,44 @@ fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] 
                 *o = x;
             }
         }
+    } else if S == src::E5FNUZ {
+        // Sixteen lanes per op on the way to float16.
+        for (j, pair) in out.chunks_mut(2).enumerate() {
+            let Some(b) = s.get(16 * j..16 * j + 16) else { break };
+            // SAFETY: `b` holds 16 bytes (checked just above); an unaligned load.
+            let h = e5fnuz_halves::<true>(_mm256_cvtepu8_epi16(unsafe { _mm_loadu_si128(b.as_ptr().cast()) }));
+            let halves = [_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h)];
+            for (o, h) in pair.iter_mut().zip(halves) {
+                *o = _mm256_cvtph_ps(h);
+            }
+        }
     } else {
         for (k, o) in out.iter_mut().enumerate() {
             *o = load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
         }
     }
     out
+}
+
+/// float8_e5m2fnuz codes (bias 16, its top exponent finite, 0x80 its only NaN), zero-extended
+/// to 16-bit lanes, as float16 patterns (every value is a float16). With the magnitude `c`
+/// in the top byte, `(c << 8) - 2^10` is the value's float16 from exponent field 2 on (one
+/// field lower), and `c << 7` a float16 subnormal that is the value for fields 0 and 1; the
+/// larger of the two (as i16) is the right one on each side. The sign goes to bit 15, and
+/// with `NAN` NaN to all ones (a float16 NaN; else to -0, for callers that flag it).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn e5fnuz_halves<const NAN: bool>(c: __m256i) -> __m256i {
+    let t = _mm256_slli_epi16::<8>(c);
+    let mag = _mm256_set1_epi16(0x7f00);
+    let m = _mm256_and_si256(t, mag);
+    let h = _mm256_max_epi16(_mm256_sub_epi16(m, _mm256_set1_epi16(0x400)), _mm256_srli_epi16::<1>(m));
+    let h = _mm256_or_si256(h, _mm256_andnot_si256(mag, t));
+    if NAN {
+        _mm256_or_si256(h, _mm256_cmpeq_epi16(t, _mm256_set1_epi16(i16::MIN)))
+    } else {
+        h
+    }
 }
 
 /// The f64 just below 1/2, splatted (see [`to_i32`]).
@@ -3172,15 +3194,24 @@ fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
     })
 }
 
-// float8_e4m3 / float8_e5m2 -> float32 through F16C: e5m2 is the top byte of a float16;
-// e4m3's magnitude shifted into a float16 is the value times 2^-8 (normals and subnormals
-// alike), restored by an exact multiply; its sign comes from sign-extending the byte (the
-// extension's bit 14 cleared). Exponent all ones (Inf/NaN) goes cold. 32 elements per step.
-entry!(f8_to_f32<const E5M2: bool>, f8_to_f32_body);
+// float8_e4m3 / float8_e5m2 / float8_e5m2fnuz -> float32 through F16C (`K`: [`f8`]): e5m2 is
+// the top byte of a float16; e4m3's magnitude shifted into a float16 is the value times 2^-8
+// (normals and subnormals alike), restored by an exact multiply; its sign comes from
+// sign-extending the byte (the extension's bit 14 cleared). Exponent all ones (Inf/NaN) goes
+// cold. e5m2fnuz: [`e5fnuz_halves`]; its NaN (0x80) goes cold. 32 elements per step.
+mod f8 {
+    /// float8_e4m3
+    pub const E4M3: u8 = 0;
+    /// float8_e5m2
+    pub const E5M2: u8 = 1;
+    /// float8_e5m2fnuz
+    pub const E5FNUZ: u8 = 2;
+}
+entry!(f8_to_f32<const K: u8>, f8_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn f8_to_f32_body<const K: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 32;
-    let exp = _mm256_set1_epi8(if E5M2 { 0x7c } else { 0x78 });
+    let exp = _mm256_set1_epi8(if K == f8::E5M2 { 0x7c } else { 0x78 });
     let (keep, scale) = (_mm256_set1_epi16(!0x4000), _mm256_set1_ps(256.0));
     chunked::<N>(dir, src, dst, (1, 4), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..4 * N)) else { return u32::MAX };
@@ -3189,14 +3220,14 @@ fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8])
             let b = _mm256_loadu_si256(s.as_ptr().cast());
             let halves = (_mm256_castsi256_si128(b), _mm256_extracti128_si256::<1>(b));
             let mut store = |k: usize, half: __m128i| {
-                let h = if E5M2 {
-                    _mm256_slli_epi16::<8>(_mm256_cvtepu8_epi16(half))
-                } else {
-                    _mm256_and_si256(_mm256_slli_epi16::<7>(_mm256_cvtepi8_epi16(half)), keep)
+                let h = match K {
+                    f8::E5M2 => _mm256_slli_epi16::<8>(_mm256_cvtepu8_epi16(half)),
+                    f8::E4M3 => _mm256_and_si256(_mm256_slli_epi16::<7>(_mm256_cvtepi8_epi16(half)), keep),
+                    _ => e5fnuz_halves::<false>(_mm256_cvtepu8_epi16(half)),
                 };
                 let mut lo = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
                 let mut hi = _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h));
-                if !E5M2 {
+                if K == f8::E4M3 {
                     lo = _mm256_mul_ps(lo, scale);
                     hi = _mm256_mul_ps(hi, scale);
                 }
@@ -3205,7 +3236,12 @@ fn f8_to_f32_body<const E5M2: bool>(dir: &Direction, src: &[u8], dst: &mut [u8])
             };
             store(0, halves.0);
             store(1, halves.1);
-            _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(b, exp), exp)) as u32
+            let cold = if K == f8::E5FNUZ {
+                _mm256_cmpeq_epi8(b, _mm256_set1_epi8(i8::MIN))
+            } else {
+                _mm256_cmpeq_epi8(_mm256_and_si256(b, exp), exp)
+            };
+            _mm256_movemask_epi8(cold) as u32
         }
     })
 }
