@@ -2037,6 +2037,15 @@ fn e5fnuz_halves<const NAN: bool>(c: __m256i) -> __m256i {
     }
 }
 
+/// Eight f32 lanes with their last mantissa bit set: [`last_bit_pd`] for f32, where the
+/// integers' grid is coarser than the lane's below 2^22 (the caller makes sure no lane from
+/// there on needs its exact value).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn last_bit_ps(x: __m256) -> __m256 {
+    _mm256_or_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(1)))
+}
+
 /// The f64 just below 1/2, splatted (see [`to_i32`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
@@ -2110,7 +2119,7 @@ mod f2i {
             } else {
                 let x = pre.get(k).copied().unwrap_or(_mm256_setzero_ps());
                 if last_bit {
-                    _mm256_cvtps_epi32(_mm256_or_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(1))))
+                    _mm256_cvtps_epi32(last_bit_ps(x))
                 } else {
                     f32_to_i32::<M>(x)
                 }
