@@ -1984,8 +1984,8 @@ fn last_bit_pd(x: __m256d) -> __m256d {
     _mm256_or_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(1)))
 }
 
-/// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or for
-/// [`src::MINI`] the decoder's lanes, 16 at a time.
+/// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or 16 at a
+/// time for [`src::MINI`] (the decoder's lanes) and [`src::E5FNUZ`] ([`e5fnuz_halves`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] {
