@@ -748,7 +748,8 @@ impl Lut {
         self.affine16.as_ref()
     }
 
-    /// A rule for the negative bytes' entries, found when the plan was bound ([`sign_rule`]).
+    /// A rule for the negative bytes' entries, found once, when the plan was bound (by the
+    /// private `sign_rule`).
     pub fn sign_rule(&self) -> Option<&SignRule> {
         self.sign_rule.as_ref()
     }
