@@ -1053,8 +1053,9 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
 // converted back (exact) and compared with x as i64 patterns (same sign; subnormal results
 // and zeros alike). Towards +-Inf rounds in f64 by `vroundpd` at the f32 grid's scale first
 // ([`scaled_round`]), after which the conversion is exact (as fast as stepping, measured).
-// int64/uint64 come rounded to odd at 53 bits, enough for any of these roundings. Magnitudes from just under f32::MAX (and NaN/Inf) go
-// cold, which keeps every rounding inside the finite range. 32 elements per step.
+// int64/uint64 come rounded to odd at 53 bits, enough for any of these roundings.
+// Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every rounding
+// inside the finite range. 32 elements per step.
 entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
@@ -1124,8 +1125,8 @@ fn towards_zero_ps(a: __m256d, b: __m256d) -> __m256 {
 /// so that the f32 grid at the lane's magnitude is the integers (2^(23 - E) for exponent E, at
 /// most 2^149: f32's subnormal grid), rounded to an integer by `vroundpd` in the mode, and
 /// scaled back; every step is exact but the one rounding, so the conversion to f32 is exact
-/// too. Magnitudes from f32::MAX's
-/// neighbourhood on (NaN/Inf among them) give meaningless lanes, which the caller sends cold.
+/// too. Magnitudes from f32::MAX's neighbourhood on (NaN/Inf among them) give meaningless
+/// lanes, which the caller sends cold.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn scaled_round<const M: u8>(x: __m256d) -> __m128 {
