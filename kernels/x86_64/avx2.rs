@@ -1390,8 +1390,9 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
 /// into a float16's places (magnitude at the top of the float16 mantissa, sign to bit 15)
 /// are a float16 whose exponent field is the type's (a float16 subnormal for the type's
 /// subnormals). F16C widens that exactly, and scaling by 2^(15 - bias) is then exact (every
-/// result is a normal f32). NaN/Inf patterns become the all-ones float16, a NaN. The bits
-/// get there in three shifts and a mask: the k-bit code shifted to the top of a 16-bit lane
+/// result is a normal f32). NaN/Inf codes decode to finite values: callers find them by
+/// their bytes, 32 at a time ([`Mini::specials`]), not in 16-bit lanes (measured, in cache:
+/// float8 -> int16/int32/int64/uint16 x1.03-1.2). The bits get there in three shifts and a mask: the k-bit code shifted to the top of a 16-bit lane
 /// (the sign in bit 15, the stored byte's unused bits dropped), shifted right arithmetically
 /// by 5 - e (the magnitude into place, sign copies above it), and the copies below bit 15
 /// cleared.
@@ -1402,10 +1403,19 @@ struct Mini {
     /// Bit 15 and the bits below the sign copies.
     keep: __m256i,
     scale: __m256,
-    /// On the code at the top of the lane: the least NaN or Inf magnitude (IEEE types) less
-    /// one (else i16::MAX: none), and the fnuz types' NaN (else a value no code gives).
-    special_below: __m256i,
-    nan: __m256i,
+    /// The special codes of an 8-bit format, tested on its bytes.
+    byte_special: ByteSpecial,
+}
+
+/// How [`Mini::specials`] finds an 8-bit format's special codes.
+#[derive(Clone, Copy)]
+enum ByteSpecial {
+    /// None (or not an 8-bit format).
+    None,
+    /// Magnitudes (bit 7 cleared) above this.
+    Above(i8),
+    /// This byte.
+    Equal(i8),
 }
 
 impl Mini {
@@ -1419,40 +1429,45 @@ impl Mini {
             down: _mm_cvtsi32_si128(5 - e),
             keep: _mm256_set1_epi16((0x8000u32 | ((1u32 << (10 + e).clamp(0, 15)) - 1)) as i16),
             scale: _mm256_castsi256_ps(_mm256_set1_epi32((142 - f.bias.clamp(0, 127)) << 23)),
-            special_below: _mm256_set1_epi16(match f.nan {
-                NanEncoding::Ieee => ((((1i32 << e) - 1) << m << up) - 1) as i16,
-                _ => i16::MAX,
-            }),
-            // The low bits of a code at the top are zero: 1 is no code.
-            nan: _mm256_set1_epi16(match f.nan {
-                NanEncoding::NegativeZero => i16::MIN,
-                _ => 1,
-            }),
+            // (Every such type narrower than a byte is finite: float4/float6 `fn`.)
+            byte_special: match f.nan {
+                _ if f.bits != 8 => ByteSpecial::None,
+                NanEncoding::Ieee => ByteSpecial::Above(((((1i32 << e) - 1) << m) - 1) as i8),
+                NanEncoding::NegativeZero => ByteSpecial::Equal(i8::MIN),
+                _ => ByteSpecial::None,
+            },
         }
     }
 
-    /// Sixteen elements (the first 16 bytes of `s`; a shorter `s` gives special lanes) as
-    /// f32, special lanes NaN, and the special lanes as a mask of 16-bit lanes.
+    /// Sixteen elements (the first 16 bytes of `s`; a shorter `s` gives zeros) as f32, with
+    /// no care for the special ones (see [`Mini::specials`]).
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     #[inline]
-    fn decode(&self, s: &[u8]) -> ([__m256; 2], __m256i) {
-        let Some(b) = s.get(..16) else {
-            return ([_mm256_castsi256_ps(_mm256_set1_epi32(-1)); 2], _mm256_set1_epi32(-1));
+    fn decode(&self, s: &[u8]) -> [__m256; 2] {
+        let x = match s.get(..16) {
+            // SAFETY: `b` holds the 16 bytes read; an unaligned load.
+            Some(b) => unsafe { _mm_loadu_si128(b.as_ptr().cast()) },
+            None => _mm_setzero_si128(),
         };
-        // SAFETY: `b` holds the 16 bytes read; an unaligned load.
-        let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
         let top = _mm256_sll_epi16(_mm256_cvtepu8_epi16(x), self.up);
-        let special = _mm256_or_si256(
-            _mm256_cmpgt_epi16(_mm256_and_si256(top, _mm256_set1_epi16(i16::MAX)), self.special_below),
-            _mm256_cmpeq_epi16(top, self.nan),
-        );
         let h = _mm256_and_si256(_mm256_sra_epi16(top, self.down), self.keep);
-        let h = _mm256_or_si256(h, special);
-        let x = [
+        [
             _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(h)), self.scale),
             _mm256_mul_ps(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)), self.scale),
-        ];
-        (x, special)
+        ]
+    }
+
+    /// The special codes (NaN/Inf) among 32 bytes, as a byte mask.
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn specials(&self, b: __m256i) -> __m256i {
+        match self.byte_special {
+            ByteSpecial::None => _mm256_setzero_si256(),
+            ByteSpecial::Above(t) => {
+                _mm256_cmpgt_epi8(_mm256_and_si256(b, _mm256_set1_epi8(0x7f)), _mm256_set1_epi8(t))
+            }
+            ByteSpecial::Equal(c) => _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)),
+        }
     }
 }
 
@@ -1986,7 +2001,8 @@ fn last_bit_pd(x: __m256d) -> __m256d {
 }
 
 /// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or 16 at a
-/// time for [`src::MINI`] (the decoder's lanes) and [`src::E5FNUZ`] ([`e5fnuz_halves`]).
+/// time for [`src::MINI`] ([`Mini::decode`]: the caller finds the special codes by their
+/// bytes, [`Mini::specials`]) and [`src::E5FNUZ`] ([`e5fnuz_halves`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] {
@@ -1994,7 +2010,7 @@ fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] 
     let mut out = [_mm256_setzero_ps(); K];
     if S == src::MINI {
         for (j, pair) in out.chunks_mut(2).enumerate() {
-            for (o, x) in pair.iter_mut().zip(mini.decode(s.get(16 * j..).unwrap_or(&[])).0) {
+            for (o, x) in pair.iter_mut().zip(mini.decode(s.get(16 * j..).unwrap_or(&[]))) {
                 *o = x;
             }
         }
@@ -2175,6 +2191,15 @@ mod f2i {
         let step = |s: &[u8], d: &mut [u8]| {
             let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
             let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
+            // The byte float types' special codes, found by their bytes (32 at a time).
+            let special = match s.get(..N) {
+                Some(b) if S == src::MINI => {
+                    // SAFETY: `b` holds the 32 bytes read; an unaligned load.
+                    let b = unsafe { _mm256_loadu_si256(b.as_ptr().cast()) };
+                    _mm256_movemask_epi8(mini.specials(b)) as u32
+                }
+                _ => 0,
+            };
             let ((a, fa), (b, fb), (c, fc), (e, fe)) =
                 (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
             let q = d.as_mut_ptr();
@@ -2184,9 +2209,9 @@ mod f2i {
                 unsafe { _mm256_storeu_si256(q.cast(), bytes_of_words(ab, ce, signed)) };
                 let any = _mm256_or_si256(_mm256_sub_epi16(ab, lo16), _mm256_sub_epi16(ce, lo16));
                 if _mm256_testz_si256(any, outside16) != 0 {
-                    return 0;
+                    return special;
                 }
-                return flags([a, b, c, e].map(|x| _mm256_sub_epi32(x, vlo)));
+                return flags([a, b, c, e].map(|x| _mm256_sub_epi32(x, vlo))) | special;
             }
             // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
             unsafe {
@@ -2210,7 +2235,7 @@ mod f2i {
                     _ => _mm256_storeu_si256(q.cast(), bytes_of([a, b, c, e], signed, mask_low)),
                 }
             }
-            flags([fa, fb, fc, fe])
+            flags([fa, fb, fc, fe]) | special
         };
         // Two halves per step for byte targets, not for float64 sources: measured 11% slower
         // that way (2^20, float64 -> int8/uint8, median of 30 rows).
@@ -2818,10 +2843,11 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
     chunked::<N>(dir, src, dst, (1, T), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * T)) else { return u32::MAX };
         let q = d.as_mut_ptr();
-        let mut special = [_mm256_setzero_si256(); 2];
+        let mut special = 0;
         let f: [__m256; 4] = if K == src::MINI {
-            let (([a, b], p), ([c, e], q)) = (mini.decode(s), mini.decode(s.get(16..).unwrap_or(&[])));
-            special = [p, q];
+            // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
+            special = _mm256_movemask_epi8(mini.specials(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })) as u32;
+            let ([a, b], [c, e]) = (mini.decode(s), mini.decode(s.get(16..).unwrap_or(&[])));
             [a, b, c, e]
         } else {
             // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
@@ -2867,14 +2893,7 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
                 }
             }
         }
-        let [p, q] = special;
-        let any = _mm256_or_si256(p, q);
-        if K != src::MINI || _mm256_testz_si256(any, any) != 0 {
-            return 0;
-        }
-        // Two mask bits per 16-bit lane: keep one.
-        let bits = |m: __m256i| _pext_u32(_mm256_movemask_epi8(m) as u32, 0x5555_5555);
-        bits(p) | bits(q) << 16
+        special
     })
 }
 
