@@ -1186,12 +1186,14 @@ mod to_f16 {
         let abs = _mm256_set1_epi32(i32::MAX);
         let one = _mm256_set1_epi32(1);
         let ss = src::size(S);
+        let mini = Mini::of(dir.from.format());
         chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
             let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
             let mut big = [_mm256_setzero_si256(); 4];
-            for (k, b) in big.chunks_exact_mut(2).enumerate() {
-                let x0 = load8::<S>(s.get(16 * k * ss..).unwrap_or(&[]));
-                let x1 = load8::<S>(s.get((16 * k + 8) * ss..).unwrap_or(&[]));
+            let xs = f32_lanes::<S, 4>(s, &mini);
+            for (k, (b, x)) in big.chunks_exact_mut(2).zip(xs.chunks_exact(2)).enumerate() {
+                let x0 = x.first().copied().unwrap_or(_mm256_setzero_ps());
+                let x1 = x.get(1).copied().unwrap_or(_mm256_setzero_ps());
                 // SAFETY: `d` holds 64 bytes (checked above); a store of the k-th 32.
                 unsafe {
                     let (a0, a1) = (
@@ -1229,11 +1231,11 @@ entry!(half_to_f32<const S: u8>, half_to_f32_body);
 fn half_to_f32_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 32;
     let ss = src::size(S);
+    let mini = Mini::of(dir.from.format());
     chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
         let Some(d) = d.get_mut(..N * 4) else { return u32::MAX };
         let mut special = [_mm256_setzero_si256(); 4];
-        for (k, m) in special.iter_mut().enumerate() {
-            let x = load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
+        for (k, (m, x)) in special.iter_mut().zip(f32_lanes::<S, 4>(s, &mini)).enumerate() {
             // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
             unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
             *m = special_ps(x);
@@ -2014,6 +2016,18 @@ fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] 
                 *o = x;
             }
         }
+    } else if S == src::BF16 {
+        // Sixteen at a time: with the 64-bit blocks in the order 0, 2, 1, 3, the in-lane
+        // unpacks under zeros give elements 0..8 and 8..16 as f32 (three ops, not four).
+        for (j, pair) in out.chunks_mut(2).enumerate() {
+            let Some(b) = s.get(32 * j..32 * j + 32) else { break };
+            // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
+            let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) });
+            let z = _mm256_setzero_si256();
+            for (o, w) in pair.iter_mut().zip([_mm256_unpacklo_epi16(z, v), _mm256_unpackhi_epi16(z, v)]) {
+                *o = _mm256_castsi256_ps(w);
+            }
+        }
     } else if S == src::E5FNUZ {
         // Sixteen lanes per op on the way to float16.
         for (j, pair) in out.chunks_mut(2).enumerate() {
@@ -2539,11 +2553,11 @@ mod mini {
         };
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
+        let mini = Mini::of(dir.from.format());
         chunked_halves::<N>(dir, src, dst, (ss, 1), 2, |s, d| {
             let Some(d) = d.get_mut(..N) else { return u32::MAX };
-            let at = |k: usize| load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
-            // (Four calls, not an array map: that kept `conv` out of line, 3x slower.)
-            let (x0, x1, x2, x3) = (at(0), at(1), at(2), at(3));
+            // (Four bindings, not an array map: that kept `conv` out of line, 3x slower.)
+            let [x0, x1, x2, x3] = f32_lanes::<S, 4>(s, &mini);
             // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
             // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
             let codes = if matches!(M, mode::NE | mode::TP | mode::TN) && !int {
