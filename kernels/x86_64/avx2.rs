@@ -2003,8 +2003,9 @@ fn last_bit_pd(x: __m256d) -> __m256d {
 }
 
 /// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or 16 at a
-/// time for [`src::MINI`] ([`Mini::decode`]: the caller finds the special codes by their
-/// bytes, [`Mini::specials`]) and [`src::E5FNUZ`] ([`e5fnuz_halves`]).
+/// time for [`src::BF16`] (two unpacks), [`src::MINI`] ([`Mini::decode`]: the caller finds
+/// the special codes by their bytes, [`Mini::specials`]) and [`src::E5FNUZ`]
+/// ([`e5fnuz_halves`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
 fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] {
