@@ -1393,7 +1393,7 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
 /// are a float16 whose exponent field is the type's (a float16 subnormal for the type's
 /// subnormals). F16C widens that exactly, and scaling by 2^(15 - bias) is then exact (every
 /// result is a normal f32). NaN/Inf codes decode to finite values: callers find them by
-/// their bytes, 32 at a time ([`Mini::specials`]), not in 16-bit lanes (measured at 2^20:
+/// their bytes, 32 at a time ([`SpecialBytes`]), not in 16-bit lanes (measured at 2^20:
 /// float8 -> 16/32/64-bit integers x1.1-1.5). The bits get there in three shifts and a
 /// mask: the k-bit code shifted to the top of a 16-bit lane (the sign in bit 15, the stored
 /// byte's unused bits dropped), shifted right arithmetically by 5 - e (the magnitude into
@@ -1405,19 +1405,41 @@ struct Mini {
     /// Bit 15 and the bits below the sign copies.
     keep: __m256i,
     scale: __m256,
-    /// The special codes of an 8-bit format, tested on its bytes.
-    byte_special: ByteSpecial,
+    /// The format's special codes, found on its bytes.
+    specials: SpecialBytes,
 }
 
-/// How [`Mini::specials`] finds an 8-bit format's special codes.
+/// An 8-bit float format's special codes (NaN/Inf) as the bytes `b` with `b & mask == code`,
+/// fixed when the kernel starts, so the test is two ops whatever the format: IEEE types by
+/// their exponent field all ones, the fnuz types by their one NaN byte 0x80, and the
+/// formats without any (float4/float6 `fn`, every such type narrower than a byte) by a code
+/// no masked byte equals.
 #[derive(Clone, Copy)]
-enum ByteSpecial {
-    /// None (or not an 8-bit format).
-    None,
-    /// Magnitudes (bit 7 cleared) above this.
-    Above(i8),
-    /// This byte.
-    Equal(i8),
+struct SpecialBytes {
+    mask: __m256i,
+    code: __m256i,
+}
+
+impl SpecialBytes {
+    /// The test for `f` (any 8-bit float format, [`Mini`] type or not).
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    fn of(f: &Format) -> SpecialBytes {
+        let exp = (((1u32 << f.exp_bits.min(7)) - 1) << f.man_bits.min(7)) as u8;
+        let (mask, code) = match f.nan {
+            _ if f.bits != 8 => (0, 1),
+            NanEncoding::Ieee => (exp, exp),
+            NanEncoding::NegativeZero => (0xff, 0x80),
+            _ => (0, 1),
+        };
+        SpecialBytes { mask: _mm256_set1_epi8(mask as i8), code: _mm256_set1_epi8(code as i8) }
+    }
+
+    /// The special codes among 32 bytes, as a byte mask.
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn find(&self, b: __m256i) -> __m256i {
+        _mm256_cmpeq_epi8(_mm256_and_si256(b, self.mask), self.code)
+    }
 }
 
 impl Mini {
@@ -1431,18 +1453,12 @@ impl Mini {
             down: _mm_cvtsi32_si128(5 - e),
             keep: _mm256_set1_epi16((0x8000u32 | ((1u32 << (10 + e).clamp(0, 15)) - 1)) as i16),
             scale: _mm256_castsi256_ps(_mm256_set1_epi32((142 - f.bias.clamp(0, 127)) << 23)),
-            // (Every such type narrower than a byte is finite: float4/float6 `fn`.)
-            byte_special: match f.nan {
-                _ if f.bits != 8 => ByteSpecial::None,
-                NanEncoding::Ieee => ByteSpecial::Above(((((1i32 << e) - 1) << m) - 1) as i8),
-                NanEncoding::NegativeZero => ByteSpecial::Equal(i8::MIN),
-                _ => ByteSpecial::None,
-            },
+            specials: SpecialBytes::of(f),
         }
     }
 
     /// Sixteen elements (the first 16 bytes of `s`; a shorter `s` gives zeros) as f32, with
-    /// no care for the special ones (see [`Mini::specials`]).
+    /// no care for the special ones (see [`SpecialBytes`]).
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     #[inline]
     fn decode(&self, s: &[u8]) -> [__m256; 2] {
@@ -1457,19 +1473,6 @@ impl Mini {
             _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(h)), self.scale),
             _mm256_mul_ps(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)), self.scale),
         ]
-    }
-
-    /// The special codes (NaN/Inf) among 32 bytes, as a byte mask.
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
-    fn specials(&self, b: __m256i) -> __m256i {
-        match self.byte_special {
-            ByteSpecial::None => _mm256_setzero_si256(),
-            ByteSpecial::Above(t) => {
-                _mm256_cmpgt_epi8(_mm256_and_si256(b, _mm256_set1_epi8(0x7f)), _mm256_set1_epi8(t))
-            }
-            ByteSpecial::Equal(c) => _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)),
-        }
     }
 }
 
@@ -2004,7 +2007,7 @@ fn last_bit_pd(x: __m256d) -> __m256d {
 
 /// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or 16 at a
 /// time for [`src::BF16`] (two unpacks), [`src::MINI`] ([`Mini::decode`]: the caller finds
-/// the special codes by their bytes, [`Mini::specials`]) and [`src::E5FNUZ`]
+/// the special codes by their bytes, [`SpecialBytes`]) and [`src::E5FNUZ`]
 /// ([`e5fnuz_halves`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
@@ -2212,7 +2215,7 @@ mod f2i {
                 (true, Some(b)) => {
                     // SAFETY: `b` holds the 32 bytes read; an unaligned load.
                     let b = unsafe { _mm256_loadu_si256(b.as_ptr().cast()) };
-                    _mm256_movemask_epi8(mini.specials(b)) as u32
+                    _mm256_movemask_epi8(mini.specials.find(b)) as u32
                 }
                 // (A step always has its 32 bytes; short of them, the reference does all.)
                 (true, None) => u32::MAX,
@@ -2863,7 +2866,7 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
         let mut special = 0;
         let f: [__m256; 4] = if K == src::MINI {
             // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
-            special = _mm256_movemask_epi8(mini.specials(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })) as u32;
+            special = _mm256_movemask_epi8(mini.specials.find(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })) as u32;
             let ([a, b], [c, e]) = (mini.decode(s), mini.decode(s.get(16..).unwrap_or(&[])));
             [a, b, c, e]
         } else {
@@ -3243,8 +3246,9 @@ fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
 // float8_e4m3 / float8_e5m2 / float8_e5m2fnuz -> float32 through F16C (`K`: [`f8`]): e5m2 is
 // the top byte of a float16; e4m3's magnitude shifted into a float16 is the value times 2^-8
 // (normals and subnormals alike), restored by an exact multiply; its sign comes from
-// sign-extending the byte (the extension's bit 14 cleared). Exponent all ones (Inf/NaN) goes
-// cold. e5m2fnuz: [`e5fnuz_halves`]; its NaN (0x80) goes cold. 32 elements per step.
+// sign-extending the byte (the extension's bit 14 cleared). e5m2fnuz: [`e5fnuz_halves`].
+// The special codes (exponent all ones; e5m2fnuz's NaN 0x80) go cold ([`SpecialBytes`]).
+// 32 elements per step.
 mod f8 {
     /// float8_e4m3
     pub const E4M3: u8 = 0;
@@ -3257,7 +3261,7 @@ entry!(f8_to_f32<const K: u8>, f8_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f8_to_f32_body<const K: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 32;
-    let exp = _mm256_set1_epi8(if K == f8::E5M2 { 0x7c } else { 0x78 });
+    let specials = SpecialBytes::of(dir.from.format());
     let (keep, scale) = (_mm256_set1_epi16(!0x4000), _mm256_set1_ps(256.0));
     chunked::<N>(dir, src, dst, (1, 4), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..4 * N)) else { return u32::MAX };
@@ -3282,12 +3286,7 @@ fn f8_to_f32_body<const K: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> R
             };
             store(0, halves.0);
             store(1, halves.1);
-            let cold = if K == f8::E5FNUZ {
-                _mm256_cmpeq_epi8(b, _mm256_set1_epi8(i8::MIN))
-            } else {
-                _mm256_cmpeq_epi8(_mm256_and_si256(b, exp), exp)
-            };
-            _mm256_movemask_epi8(cold) as u32
+            _mm256_movemask_epi8(specials.find(b)) as u32
         }
     })
 }
