@@ -2602,18 +2602,19 @@ mod mini {
     }
 
     // Any source of 16 bits or more but the 64-bit integers -> float8_e8m0fnu (powers of two
-    // 2^-127..2^127, no sign, no zero; its bias is float32's), in f32 lanes ([`load8`]: exact,
-    // or rounded to odd, which keeps the one rounding to a power of two correct), float64 in
-    // 32-bit lanes of its own (below). A positive normal f32 with field f
-    // rounds to code f, or f + 1 where the mode rounds up: towards +Inf where any mantissa bit
-    // is set, the nearest modes where the first one is (a tie goes up: the reference counts the
-    // one-bit significand as odd). Without a rule, zero, f32 subnormals, negative values,
-    // NaN/Inf and a carry to 0xff go cold, found on the stored bytes (codes 0 and 0xff), 32
-    // lanes per test: against per-lane tests before the pack, float32/float16/bfloat16/
-    // int16/uint16 x1.3-2.1 at 2^20, int32/uint32 x1.1-1.6. With clamp (`CLAMP`), zeros and
-    // negative values (all below the type's range) become the least code, a carry past 0xfe
-    // the largest, and only positive f32 subnormals and NaN/Inf go cold (tested per lane:
-    // code 0 is a value there). 32 elements per step.
+    // 2^-127..2^127, no sign, no zero; its bias is float32's), in f32 lanes ([`load8`]: exact, or
+    // rounded to odd, which keeps the one rounding to a power of two correct), float64 in 32-bit
+    // lanes of its own (below). A positive normal f32 with field f rounds to code f, or f + 1
+    // where the mode rounds up: towards +Inf where any mantissa bit is set, the nearest modes
+    // where the first one is (a tie goes up: the reference counts the one-bit significand as odd).
+    // Without a rule, zero, f32 subnormals, negative values, NaN/Inf and a carry to 0xff go cold,
+    // found on the stored bytes (codes 0 and 0xff), 32 lanes per test: against per-lane tests
+    // before the pack, float32/float16/bfloat16/int16/uint16 x1.3-2.1 at 2^20, int32/uint32
+    // x1.1-1.6; sources without f32 subnormals skip the zeroing (the add alone leaves those lanes
+    // at 0 or past 0xff: x1.1-1.6 more for float16 and the integers). With clamp (`CLAMP`), zeros
+    // and negative values (all below the type's range) become the least code, a carry past 0xfe
+    // the largest, and only positive f32 subnormals and NaN/Inf go cold (tested per lane: code 0
+    // is a value there; integer sources have nothing to test: x1.3-2.2). 32 elements per step.
     entry!(pub(super) to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
@@ -2633,6 +2634,12 @@ mod mini {
             _ => 0,
         });
         let least_normal = _mm256_set1_epi32(0x7f_ffff);
+        // Only float32 and bfloat16 lanes can be f32 subnormals (float16's are f32 normals,
+        // integers have none); for the other sources the tests below on zero, negative
+        // values and NaN/Inf need nothing more: the add leaves their codes at 0 or past 0xff.
+        let subnormals = matches!(S, src::F32 | src::BF16);
+        // Integer sources: no NaN/Inf, and every value below 2^33, far under a carry to 0xff.
+        let ints = matches!(S, src::I16 | src::U16 | src::ODD_I32 | src::ODD_U32);
         let conv = |x: __m256| {
             let bits = _mm256_castps_si256(x);
             // Lanes that are not positive normal f32s (NaN/Inf are): zero, subnormals,
@@ -2643,15 +2650,19 @@ mod mini {
                 // Zero and negative values (as signed patterns at most 0) take the least code,
                 // a carry past 0xfe the largest; positive subnormals and NaN/Inf (of either
                 // sign) go cold.
-                let t = _mm256_srli_epi32::<23>(bits);
                 let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
+                if ints {
+                    // Nothing goes cold.
+                    return (_mm256_andnot_si256(low, code(bits)), _mm256_setzero_si256());
+                }
+                let t = _mm256_srli_epi32::<23>(bits);
                 let code = _mm256_andnot_si256(low, _mm256_min_epi32(code(bits), _mm256_set1_epi32(0xfe)));
                 let ff = _mm256_set1_epi32(0xff);
                 let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ff), ff);
-                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)))
+                (code, if subnormals { _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)) } else { nan_inf })
             } else {
                 // Those lanes read as zero, code 0: flagged on the bytes with 0xff and up.
-                (code(_mm256_andnot_si256(small, bits)), _mm256_setzero_si256())
+                (code(if subnormals { _mm256_andnot_si256(small, bits) } else { bits }), _mm256_setzero_si256())
             }
         };
         // float64 (`S` = F64) from its dwords ([`f64_dwords`]): the same rule on its 11-bit
@@ -2706,6 +2717,9 @@ mod mini {
                 let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
                 let bad = _mm256_or_si256(zero, _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(-1)));
                 return _mm256_movemask_epi8(bad) as u32;
+            }
+            if ints {
+                return 0;
             }
             lanes32([c0, c1, c2, c3])
         })
