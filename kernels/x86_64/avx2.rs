@@ -801,6 +801,19 @@ fn lanes16(a: __m256i, b: __m256i) -> u32 {
     }
 }
 
+/// One bit per 16-bit lane of two masks (lanes of `a`, then of `b`), after one test for none.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn lanes_words(a: __m256i, b: __m256i) -> u32 {
+    let any = _mm256_or_si256(a, b);
+    if _mm256_testz_si256(any, any) != 0 {
+        return 0;
+    }
+    // Two mask bits per 16-bit lane: keep one.
+    let bits = |m: __m256i| _pext_u32(_mm256_movemask_epi8(m) as u32, 0x5555_5555);
+    bits(a) | bits(b) << 16
+}
+
 /// One bit per 32-bit lane of four masks (in order), after one test for none at all.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
@@ -1215,13 +1228,7 @@ mod to_f16 {
                 return lanes32([f0, f1, f2, f3]);
             }
             let over = |h| _mm256_cmpgt_epi16(_mm256_and_si256(h, mag), limit);
-            let (o0, o1) = (over(h01), over(h23));
-            let any = _mm256_or_si256(o0, o1);
-            if _mm256_testz_si256(any, any) != 0 {
-                return 0;
-            }
-            let bits = |o: __m256i| _pext_u32(_mm256_movemask_epi8(o) as u32, 0x5555_5555);
-            bits(o0) | bits(o1) << 16
+            lanes_words(over(h01), over(h23))
         })
     }
 }
@@ -1381,12 +1388,7 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
         let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
         // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-        let any = _mm256_or_si256(ca, cb);
-        if _mm256_testz_si256(any, any) != 0 {
-            return 0;
-        }
-        let bits = |c: __m256i| _pext_u32(_mm256_movemask_epi8(c) as u32, 0x5555_5555);
-        bits(ca) | bits(cb) << 16
+        lanes_words(ca, cb)
     })
 }
 
@@ -1437,11 +1439,23 @@ impl SpecialBytes {
         SpecialBytes { mask: _mm256_set1_epi8(mask as i8), code: _mm256_set1_epi8(code as i8) }
     }
 
-    /// The special codes among 32 bytes, as a byte mask.
+    /// The special codes among 32 bytes, one bit per byte.
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     #[inline]
-    fn find(&self, b: __m256i) -> __m256i {
-        _mm256_cmpeq_epi8(_mm256_and_si256(b, self.mask), self.code)
+    fn find(&self, b: __m256i) -> u32 {
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(b, self.mask), self.code)) as u32
+    }
+
+    /// [`SpecialBytes::find`] on the first 32 bytes of `s`; short of them, every lane (the
+    /// reference then does them all: a step always has its bytes).
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn in_slice(&self, s: &[u8]) -> u32 {
+        match s.get(..32) {
+            // SAFETY: `b` holds the 32 bytes read; an unaligned load.
+            Some(b) => self.find(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }),
+            None => u32::MAX,
+        }
     }
 }
 
@@ -2213,16 +2227,7 @@ mod f2i {
             let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
             let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
             // The byte float types' special codes, found by their bytes (32 at a time).
-            let special = match (S == src::MINI, s.get(..N)) {
-                (false, _) => 0,
-                (true, Some(b)) => {
-                    // SAFETY: `b` holds the 32 bytes read; an unaligned load.
-                    let b = unsafe { _mm256_loadu_si256(b.as_ptr().cast()) };
-                    _mm256_movemask_epi8(mini.specials.find(b)) as u32
-                }
-                // (A step always has its 32 bytes; short of them, the reference does all.)
-                (true, None) => u32::MAX,
-            };
+            let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
             let ((a, fa), (b, fb), (c, fc), (e, fe)) =
                 (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
             let q = d.as_mut_ptr();
@@ -2897,8 +2902,7 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
         let q = d.as_mut_ptr();
         let mut special = 0;
         let f: [__m256; 4] = if K == src::MINI {
-            // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
-            special = _mm256_movemask_epi8(mini.specials.find(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })) as u32;
+            special = mini.specials.in_slice(s);
             let ([a, b], [c, e]) = (mini.decode(s), mini.decode(s.get(16..).unwrap_or(&[])));
             [a, b, c, e]
         } else {
@@ -3318,7 +3322,7 @@ fn f8_to_f32_body<const K: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> R
             };
             store(0, halves.0);
             store(1, halves.1);
-            _mm256_movemask_epi8(specials.find(b)) as u32
+            specials.find(b)
         }
     })
 }
