@@ -722,6 +722,24 @@ impl Lut {
             *t = (v as u32 & 0xffff) | if f { 1 << 31 } else { 0 };
         }
         lut.sign_rule = sign_rule(dir, &lut);
+        // The failing magnitudes the rule serves through (see `sign_rule`) get the entry
+        // that gives their negative byte's.
+        if let Some(r) = &lut.sign_rule {
+            for x in 0..0x80 {
+                let n = SignRule::negative(r.abs, x);
+                let (Some(&fx), Some(&fn_), Some(&vn)) = (lut.fails.get(x), lut.fails.get(n), lut.values.get(n)) else {
+                    continue;
+                };
+                if fx && !fn_ && !(r.abs && x == 0) {
+                    if let (Some(t), Some(v), Some(w)) =
+                        (sym::solve(r.how, r.s, vn as u8), lut.values.get_mut(x), lut.tagged.get_mut(x))
+                    {
+                        *v = u64::from(t);
+                        *w = u32::from(t) | 1 << 31;
+                    }
+                }
+            }
+        }
         // Only where the AVX2 tier can run (not under miri, not on Nehalem): the search for
         // the rows costs about 20 us, and more than the cast under miri.
         #[cfg(target_arch = "x86_64")]
@@ -794,6 +812,13 @@ pub mod sym {
             }
             _ => 0,
         }
+    }
+
+    /// An entry `t` with `apply(how, s, t) == e`, if there is one: what a failing
+    /// magnitude's entry (never stored: its lanes go cold) is set to, so that the rule still
+    /// serves its negative byte.
+    pub fn solve(how: u8, s: u8, e: u8) -> Option<u8> {
+        [e.wrapping_neg(), e ^ s, 0].into_iter().find(|&t| apply(how, s, t) == e)
     }
 }
 
@@ -872,9 +897,13 @@ fn sign_rule(dir: &Direction, lut: &Lut) -> Option<SignRule> {
     let neg = |m: usize| SignRule::negative(abs, m);
     let fail = |x: usize| lut.fails.get(x).copied().unwrap_or(true);
     let entry = |x: usize| lut.plane_byte(0, x);
-    // int8's 0 has no negative byte: nothing to serve.
-    let serves =
-        |(how, s): (u8, u8), x: usize| abs && x == 0 || fail(neg(x)) || sym::apply(how, s, entry(x)) == entry(neg(x));
+    // int8's 0 has no negative byte: nothing to serve. A failing magnitude whose negative
+    // byte does not fail (-128 in int8, where 128 fails) serves it with the entry the rule
+    // needs there ([`Lut::new`] stores it).
+    let solved = |(how, s): (u8, u8), x: usize| fail(x) && sym::solve(how, s, entry(neg(x))).is_some();
+    let serves = |(how, s): (u8, u8), x: usize| {
+        abs && x == 0 || fail(neg(x)) || sym::apply(how, s, entry(x)) == entry(neg(x)) || solved((how, s), x)
+    };
     // The candidates: the flips of five pairs, each as XOR and XOR_NZ, NEG and ZERO, and for
     // sub-byte integer targets the wrapped negation.
     let flips = (0..5).map(|k| 0x20 + 0x10 * k).map(|x| entry(x) ^ entry(neg(x)));

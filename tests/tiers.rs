@@ -852,3 +852,36 @@ fn directed_byte_tables_take_a_sign_rule_with_a_step() {
     println!("directed byte tables with a stepped rule: {stepped}");
     assert!(stepped > 0);
 }
+
+/// A byte table whose signs are symmetric but for the least value of a signed target
+/// (float8 -> int8 without a rule: -128 casts, 128 fails) still takes the negation rule:
+/// the failing magnitude's entry is never stored, so it is set to what gives -128's.
+#[test]
+fn byte_tables_symmetric_but_for_the_least_integer_take_a_rule() {
+    use cast_value_kernels::kernels::lanes::{sym, Lut};
+    use DataType as T;
+    let mut checked = 0;
+    for src in [T::Float8E4M3, T::Float8E5M2, T::Float8E4M3FNUZ, T::Float8E5M2FNUZ, T::Float8E3M4] {
+        for dst in [T::Int8, T::Int4, T::Int2] {
+            for r in [Rounding::NearestEven, Rounding::TowardsZero, Rounding::NearestAway] {
+                let what = format!("{src}->{dst} {r}");
+                let plan = CastPlan::new(&CastConfig::new(dst).with_rounding(r), src, None).unwrap();
+                let lut = Lut::new(plan.encoder()).unwrap();
+                // Magnitudes that fail while their negative byte casts (to the least value).
+                let lopsided: Vec<usize> = (0..0x80).filter(|&m| lut.fails()[m] && !lut.fails()[m | 0x80]).collect();
+                if lopsided.is_empty() {
+                    continue;
+                }
+                let rule = lut.sign_rule().unwrap_or_else(|| panic!("{what}: no sign rule"));
+                assert_eq!(rule.how, sym::NEG, "{what}");
+                for m in lopsided {
+                    let (stored, negative) = (lut.values()[m] as u8, lut.values()[m | 0x80] as u8);
+                    assert_eq!(i128::from(negative as i8), dst.format().int_bounds().0, "{what}: {m:#x}");
+                    assert_eq!(sym::apply(rule.how, rule.s, stored), negative, "{what}: {m:#x}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked} tables");
+}
