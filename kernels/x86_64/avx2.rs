@@ -496,7 +496,36 @@ fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: boo
         cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums, plus),
         cold_form::SAME => pick_shuffle_c::<{ cold_form::SAME }>(how, abs, rows, sums, plus),
         cold_form::SIGNS => pick_shuffle_c::<{ cold_form::SIGNS }>(how, abs, rows, sums, plus),
+        cold_form::FLAG => pick_shuffle_flag(how, abs, rows, sums),
         _ => pick_shuffle_c::<{ cold_form::BITMAP }>(how, abs, rows, sums, plus),
+    }
+}
+
+/// [`pick_shuffle`] for [`cold_form::FLAG`], which `ShuffleRows` offers for the rules that
+/// keep bit 7 (none, XOR, XOR_NZ; not by int8's absolute value) and without a
+/// [`lanes::Plus`].
+fn pick_shuffle_flag(how: u8, abs: bool, rows: usize, sums: bool) -> KernelFn {
+    match (rows, sums) {
+        (0, true) => pick_shuffle_flag_k::<0, true>(how, abs),
+        (1, true) => pick_shuffle_flag_k::<1, true>(how, abs),
+        (2, true) => pick_shuffle_flag_k::<2, true>(how, abs),
+        (_, true) => pick_shuffle_flag_k::<4, true>(how, abs),
+        (0 | 1, false) => pick_shuffle_flag_k::<1, false>(how, abs),
+        (2, false) => pick_shuffle_flag_k::<2, false>(how, abs),
+        (3 | 4, false) => pick_shuffle_flag_k::<4, false>(how, abs),
+        _ => pick_shuffle_flag_k::<8, false>(how, abs),
+    }
+}
+
+/// [`pick_shuffle_flag`] for `K` rows per half.
+fn pick_shuffle_flag_k<const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
+    const F: u8 = cold_form::FLAG;
+    match (how, abs) {
+        (sym::XOR, false) => lut_shuffle::<F, { sym::XOR }, false, K, SUMS, false> as KernelFn,
+        (sym::XOR_NZ, false) => lut_shuffle::<F, { sym::XOR_NZ }, false, K, SUMS, false>,
+        // (Never another rule, nor int8's absolute value: a kernel that does not fit the
+        // table sends it to the reference, which is never wrong.)
+        _ => lut_shuffle::<F, { sym::NONE }, false, K, SUMS, false>,
     }
 }
 
@@ -3463,8 +3492,9 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
 // cleared; with `ABS`, int8's absolute value: -128's is itself, negative, so it looks up
 // nothing and gets its entry by [`lanes::SignRule::minus128`]), and the negative lanes'
 // entries derived in one to four ops. Cold bytes (failing, or not served by the rule) by
-// the table's [`cold_form`] `C`: its `ColdTest` thresholds where they have that form, else
-// a 256-bit bitmap: byte `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`.
+// the table's [`cold_form`] `C`: bit 7 of the entries where the target leaves it free
+// (`FLAG`), its `ColdTest` thresholds where they have that form, else a 256-bit bitmap: byte
+// `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`.
 // With `SUMS` the rows are what the table's [`NibbleSums`] leave, and their two lookups are
 // added. With `PLUS`, the rule's [`lanes::Plus`]: one side's lanes add its bit (a 16-byte
 // bitmap, like the cold one's half) to the entry before the rule. The rows were found when
@@ -3615,10 +3645,13 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         // SAFETY: `s` and `d` hold 32 bytes (checked just above); unaligned load and store.
         let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
         let v = pick(x);
+        // (Flagged, the lanes with bit 7 set are the cold ones: the reference rewrites them,
+        // or they lie past an error, where the output is unspecified.)
         // SAFETY: as above.
         unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
         match C {
             cold_form::NONE => 0,
+            cold_form::FLAG => _mm256_movemask_epi8(v) as u32,
             cold_form::BITMAP => by_bitmap(x),
             _ => by_threshold(x),
         }
