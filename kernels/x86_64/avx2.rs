@@ -496,7 +496,7 @@ fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: boo
         cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums, plus),
         cold_form::SAME => pick_shuffle_c::<{ cold_form::SAME }>(how, abs, rows, sums, plus),
         cold_form::SIGNS => pick_shuffle_c::<{ cold_form::SIGNS }>(how, abs, rows, sums, plus),
-        cold_form::FLAG => pick_shuffle_flag(how, abs, rows, sums),
+        cold_form::FLAG => pick_shuffle_flag(how, rows, sums),
         _ => pick_shuffle_c::<{ cold_form::BITMAP }>(how, abs, rows, sums, plus),
     }
 }
@@ -504,27 +504,27 @@ fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: boo
 /// [`pick_shuffle`] for [`cold_form::FLAG`], which `ShuffleRows` offers for the rules that
 /// keep bit 7 (none, XOR, XOR_NZ; not by int8's absolute value) and without a
 /// [`lanes::Plus`].
-fn pick_shuffle_flag(how: u8, abs: bool, rows: usize, sums: bool) -> KernelFn {
+fn pick_shuffle_flag(how: u8, rows: usize, sums: bool) -> KernelFn {
     match (rows, sums) {
-        (0, true) => pick_shuffle_flag_k::<0, true>(how, abs),
-        (1, true) => pick_shuffle_flag_k::<1, true>(how, abs),
-        (2, true) => pick_shuffle_flag_k::<2, true>(how, abs),
-        (_, true) => pick_shuffle_flag_k::<4, true>(how, abs),
-        (0 | 1, false) => pick_shuffle_flag_k::<1, false>(how, abs),
-        (2, false) => pick_shuffle_flag_k::<2, false>(how, abs),
-        (3 | 4, false) => pick_shuffle_flag_k::<4, false>(how, abs),
-        _ => pick_shuffle_flag_k::<8, false>(how, abs),
+        (0, true) => pick_shuffle_flag_k::<0, true>(how),
+        (1, true) => pick_shuffle_flag_k::<1, true>(how),
+        (2, true) => pick_shuffle_flag_k::<2, true>(how),
+        (_, true) => pick_shuffle_flag_k::<4, true>(how),
+        (0 | 1, false) => pick_shuffle_flag_k::<1, false>(how),
+        (2, false) => pick_shuffle_flag_k::<2, false>(how),
+        (3 | 4, false) => pick_shuffle_flag_k::<4, false>(how),
+        _ => pick_shuffle_flag_k::<8, false>(how),
     }
 }
 
 /// [`pick_shuffle_flag`] for `K` rows per half.
-fn pick_shuffle_flag_k<const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
+fn pick_shuffle_flag_k<const K: usize, const SUMS: bool>(how: u8) -> KernelFn {
     const F: u8 = cold_form::FLAG;
-    match (how, abs) {
-        (sym::XOR, false) => lut_shuffle::<F, { sym::XOR }, false, K, SUMS, false> as KernelFn,
-        (sym::XOR_NZ, false) => lut_shuffle::<F, { sym::XOR_NZ }, false, K, SUMS, false>,
-        // (Never another rule, nor int8's absolute value: a kernel that does not fit the
-        // table sends it to the reference, which is never wrong.)
+    match how {
+        sym::XOR => lut_shuffle::<F, { sym::XOR }, false, K, SUMS, false> as KernelFn,
+        sym::XOR_NZ => lut_shuffle::<F, { sym::XOR_NZ }, false, K, SUMS, false>,
+        // (Never another rule: a kernel that does not fit the table sends it to the
+        // reference, which is never wrong.)
         _ => lut_shuffle::<F, { sym::NONE }, false, K, SUMS, false>,
     }
 }

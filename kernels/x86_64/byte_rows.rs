@@ -52,7 +52,7 @@ pub(crate) mod cold_form {
     /// Bit 7 of the entries: set in a cold byte's entry (with a rule, in a magnitude's
     /// entry where either of its bytes is cold), which every other entry has clear (the
     /// target's stored bytes are all below 0x80: uint2/uint4, float4/float6, and tables
-    /// such as uint8 -> float8 or int8 -> uint8 whose values are all non-negative). One
+    /// such as uint8 -> float8 whose values are all non-negative). One
     /// `vpmovmskb` finds them (the reference rewrites those lanes), where the tests on the
     /// source byte take three to eleven ops.
     pub const FLAG: u8 = 4;
@@ -129,14 +129,14 @@ fn nibble_sums(entries: &[u8; 256], free: &[bool; 256], g: usize, halves: usize,
 /// The rows of `entries` less `sums` (if any), per half (the first `halves`): each row that
 /// differs from the one above it, as its XOR with that row; a free entry takes the value
 /// above it, so that it does not start a row. Uncompacted, all eight rows of each half.
-/// With `flag` ([`cold_form::FLAG`]) the free entries are the flagged ones: any value with
+/// With `loose` ([`cold_form::FLAG`]) the free entries are the flagged ones: any value with
 /// bit 7 set, so one takes the value above it only where that sum has bit 7 set.
 fn residual_rows(
     entries: &[u8; 256],
     free: &[bool; 256],
     sums: Option<&NibbleSums>,
     halves: usize,
-    (compact, flag): (bool, bool),
+    (compact, loose): (bool, bool),
 ) -> Rows {
     let mut out: Rows = ([[([0; 16], 0); 8]; 2], [0; 2]);
     let at = |i: usize| {
@@ -157,7 +157,7 @@ fn residual_rows(
                     let (h, l) = (s.high.get(i >> 4), s.low.get(i & 15));
                     v.wrapping_add(h.copied().unwrap_or(0)).wrapping_add(l.copied().unwrap_or(0))
                 });
-                if !free.get(i).copied().unwrap_or(true) || flag && whole < 0x80 {
+                if !free.get(i).copied().unwrap_or(true) || loose && whole < 0x80 {
                     *v = at(i);
                 }
             }
@@ -484,10 +484,10 @@ mod tests {
         // uint8 -> float8_e4m3: every value non-negative, the NaN byte's 0x7f unused.
         assert_eq!(form(T::UInt8, T::Float8E4M3, None), Some(cold_form::FLAG));
         assert_eq!(form(T::Float8E8M0FNU, T::Int2, None), Some(cold_form::FLAG));
-        // int8 -> uint8 without a rule: the negative bytes fail, the rest are below 0x80.
-        assert_eq!(form(T::Int8, T::UInt8, None), Some(cold_form::FLAG));
+        // float6 in a byte: bit 7 is never the value's.
+        assert_eq!(form(T::Float8E3M4, T::Float6E3M2FN, None), Some(cold_form::FLAG));
         // Every byte value is some value's: no flag.
         assert_ne!(form(T::Float8E4M3, T::Int8, None), Some(cold_form::FLAG));
-        assert_ne!(form(T::Int8, T::UInt8, Some(OutOfRange::Wrap)), Some(cold_form::FLAG));
+        assert_ne!(form(T::Float8E4M3, T::UInt8, Some(OutOfRange::Wrap)), Some(cold_form::FLAG));
     }
 }
