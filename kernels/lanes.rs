@@ -723,14 +723,15 @@ impl Lut {
         }
         lut.sign_rule = sign_rule(dir, &lut);
         // The failing magnitudes the rule serves through (see `sign_rule`) get the entry
-        // that gives their negative byte's.
+        // that gives their negative byte's (int8's 0 is its own negative: never both).
         if let Some(r) = &lut.sign_rule {
             for x in 0..0x80 {
                 let n = SignRule::negative(r.abs, x);
-                let (Some(&fx), Some(&fn_), Some(&vn)) = (lut.fails.get(x), lut.fails.get(n), lut.values.get(n)) else {
+                let (Some(&fails), Some(&n_fails), Some(&vn)) = (lut.fails.get(x), lut.fails.get(n), lut.values.get(n))
+                else {
                     continue;
                 };
-                if fx && !fn_ && !(r.abs && x == 0) {
+                if fails && !n_fails {
                     if let (Some(t), Some(v), Some(w)) =
                         (sym::solve(r.how, r.s, vn as u8), lut.values.get_mut(x), lut.tagged.get_mut(x))
                     {
