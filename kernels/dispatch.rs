@@ -10,6 +10,7 @@ const YES: u8 = 2;
 
 static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX512: AtomicU8 = AtomicU8::new(UNKNOWN);
+static SUBNORMALS_FREE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// The cached answer of `detect`, computing it on first use.
 fn cached(slot: &AtomicU8, detect: fn() -> bool) -> bool {
@@ -36,6 +37,39 @@ pub fn has_avx2() -> bool {
 pub fn has_avx512() -> bool {
     // detect_avx512 relies on what detect_avx2 checked first (leaf 7 exists, OSXSAVE).
     cached(&AVX512, || has_avx2() && detect_avx512())
+}
+
+/// Whether the CPU is one whose float units take f32 subnormal operands at full speed, where
+/// a kernel may feed them (an AMD Zen 5, family 0x1a, or later: measured there; Intel cores
+/// take a microcode assist on subnormal multiply operands, and others are not measured, so
+/// they keep the kernels that never make one).
+pub fn subnormal_operands_free() -> bool {
+    cached(&SUBNORMALS_FREE, detect_subnormals_free)
+}
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[allow(unused_unsafe)]
+fn detect_subnormals_free() -> bool {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: CPUID exists on every x86_64 CPU; leaf 0 gives the vendor string.
+    let l0 = unsafe { __cpuid(0) };
+    // "AuthenticAMD" in EBX, EDX, ECX.
+    let amd = (l0.ebx, l0.edx, l0.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    if !amd || l0.eax < 1 {
+        return false;
+    }
+    // SAFETY: leaf 1 exists (leaf 0 reports at least 1).
+    let eax = unsafe { __cpuid(1) }.eax;
+    // The base family, plus the extended family where the base is 0xf.
+    let base = (eax >> 8) & 0xf;
+    let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+    family >= 0x1a
+}
+
+/// No x86_64, or miri: nothing to detect (no AVX2 kernel runs).
+#[cfg(any(not(target_arch = "x86_64"), miri))]
+fn detect_subnormals_free() -> bool {
+    false
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]

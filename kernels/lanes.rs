@@ -637,6 +637,8 @@ pub struct Lut {
     /// that one gather gives both.
     tagged: [u32; 256],
     any_fail: bool,
+    /// Whether a byte whose source value is finite fails (NaN and +-Inf aside).
+    finite_fail: bool,
     sign_rule: Option<SignRule>,
     /// Byte targets: the table as the AVX2 shuffle kernel's rows, found once here.
     #[cfg(target_arch = "x86_64")]
@@ -696,6 +698,7 @@ impl Lut {
             fail_words: [0; 256],
             tagged: [0; 256],
             any_fail: false,
+            finite_fail: false,
             sign_rule: None,
             #[cfg(target_arch = "x86_64")]
             shuffle_rows: None,
@@ -715,6 +718,11 @@ impl Lut {
             }
         }
         lut.any_fail = lut.fails.iter().any(|&f| f);
+        lut.finite_fail = lut
+            .fails
+            .iter()
+            .zip(0u64..)
+            .any(|(&f, b)| f && (from.is_integer() || matches!(from.decode_float(b), Decoded::Finite { .. })));
         for (((w, t), &f), &v) in
             lut.fail_words.iter_mut().zip(lut.tagged.iter_mut()).zip(lut.fails.iter()).zip(lut.values.iter())
         {
@@ -776,6 +784,12 @@ impl Lut {
     /// Whether any byte fails (if none, kernels skip the per-chunk check).
     pub fn any_fail(&self) -> bool {
         self.any_fail
+    }
+
+    /// Whether a byte fails whose source value is finite (an integer source's every byte
+    /// is): if not, a kernel that sends the source's NaN and +-Inf cold needs no range test.
+    pub fn finite_fail(&self) -> bool {
+        self.finite_fail
     }
 }
 
