@@ -4047,7 +4047,7 @@ mod tests {
     fn exact(t: DataType, b: u8) -> Option<f32> {
         match t.format().decode_float(u64::from(b)) {
             Decoded::Finite { neg, mant, exp } => {
-                let m = mant as f32 * libm_pow2(exp);
+                let m = mant as f32 * pow2(exp);
                 Some(if neg { -m } else { m })
             }
             _ => None,
@@ -4055,7 +4055,7 @@ mod tests {
     }
 
     /// 2^e for the exponents of 8-bit floats (|e| < 64), by repeated doubling: exact.
-    fn libm_pow2(e: i32) -> f32 {
+    fn pow2(e: i32) -> f32 {
         let mut p = 1.0f32;
         for _ in 0..e.unsigned_abs() {
             p = if e < 0 { p / 2.0 } else { p * 2.0 };
@@ -4063,9 +4063,9 @@ mod tests {
         p
     }
 
-    /// The 8-bit float decoders of the kernels to integers (the byte placement one, with or
-    /// without the CPU it is chosen on, and the F16C one where it applies) give every finite
-    /// code's exact value, bit for bit, the sign of zero included.
+    /// Both 8-bit float decoders (the byte placement one, whether or not this CPU is one it is
+    /// chosen on, and the F16C one where it applies) give every finite code's exact value,
+    /// bit for bit, the sign of zero included.
     #[test]
     fn byte_float_decoders_give_every_finite_code_exactly() {
         if !dispatch::has_avx2() {
