@@ -296,6 +296,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             T::Int16 | T::UInt16 | T::Int32 => return by_mode!(m, pick_f2i_pack[src::E8M0], tgt::of(to)?, r),
             T::UInt32 => return by_mode!(m, pick_f2u32[src::E8M0], r),
             T::Float16 => return Some(pick_to_f16::<{ src::E8M0 }>(m)),
+            // Exact: the code shifted into f32's exponent field (2^-127 is f32's subnormal
+            // 0x400000), not the table's gathers (0.25 of memcpy at 2^20).
+            T::Float32 => return Some(byte_to_float::<{ src::E8M0 }, 4, false> as KernelFn),
+            T::Int64 | T::UInt64 => return by_mode!(m, pick_e8m0_to_int64, r),
             _ => {}
         }
     }
@@ -704,6 +708,11 @@ fn pick_f64_to_u32<const M: u8>(r: u8) -> Option<KernelFn> {
 /// float -> int64/uint64 in rounding `M`.
 fn pick_f2i_wide<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
     Some(by_rule!(f2i_wide[S, M], r))
+}
+
+/// float8_e8m0fnu -> int64/uint64 in rounding `M`, by rule `r` ([`e8m0_to_int64`]).
+fn pick_e8m0_to_int64<const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(by_rule!(e8m0_to_int64[M], r))
 }
 
 /// float16 -> float8_e5m2 in rounding `M` ([`f32_to_f8`] on the source's own patterns).
@@ -3002,10 +3011,23 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
         } else {
             // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
             let v = in_byte_form(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, form);
+            if K == src::E8M0 {
+                // Its NaN, 0xff.
+                special = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(-1))) as u32;
+            }
             core::array::from_fn(|k| {
                 let h = if k < 2 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
                 let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
-                _mm256_cvtepi32_ps(if K == src::U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) })
+                match K {
+                    // float8_e8m0fnu: the code is f32's exponent field; code 0 (2^-127) is
+                    // f32's subnormal 0x400000, the least pattern any code can take.
+                    src::E8M0 => _mm256_castsi256_ps(_mm256_max_epu32(
+                        _mm256_slli_epi32::<23>(_mm256_cvtepu8_epi32(h)),
+                        _mm256_set1_epi32(0x40_0000),
+                    )),
+                    src::U8 => _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(h)),
+                    _ => _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(h)),
+                }
             })
         };
         // SAFETY: `d` holds 32 * T bytes (checked above); each store writes 32 of them at a
@@ -3044,6 +3066,54 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
             }
         }
         special
+    })
+}
+
+// float8_e8m0fnu -> int64/uint64: 2^(b - 127) is 1 << (b - 127) while that count is 0..63
+// (`vpsllvq` gives 0 for larger counts, as wrap wants, and for b < 127, whose count is a
+// huge unsigned one). Below 1 the mode decides: 1/2 (b = 126) rounds to 1 in nearest-away,
+// every b < 127 to 1 towards +Inf, to 0 otherwise. From the first code out of range, `L`
+// (190, 2^63, for int64; 191, 2^64, for uint64), clamp stores the largest value and no rule
+// goes cold; NaN (0xff) goes cold. Flags on the source bytes, 32 per test. 32 elements
+// per step.
+entry!(e8m0_to_int64<const M: u8, const R: u8>, e8m0_to_int64_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn e8m0_to_int64_body<const M: u8, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 32;
+    let (limit, top) = if dir.to == DataType::UInt64 { (191, u64::MAX) } else { (190, i64::MAX as u64) };
+    let limit8 = _mm256_set1_epi8(limit as u8 as i8);
+    let (limit64, top) = (_mm256_set1_epi64x(limit - 1), _mm256_set1_epi64x(top as i64));
+    let (one, half, k127) = (_mm256_set1_epi64x(1), _mm256_set1_epi64x(126), _mm256_set1_epi64x(127));
+    chunked::<N>(dir, src, dst, (1, 8), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 8)) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
+        let v = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+        let mut cold = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(-1));
+        if R == range::ERROR {
+            // Codes at or past the limit (unsigned: their maximum with it is themselves).
+            cold = _mm256_or_si256(cold, _mm256_cmpeq_epi8(_mm256_max_epu8(v, limit8), v));
+        }
+        for (b, o) in s.chunks_exact(4).zip(d.chunks_exact_mut(32)) {
+            let w = u32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
+            let b = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w as i32));
+            let mut i = _mm256_sllv_epi64(one, _mm256_sub_epi64(b, k127));
+            match M {
+                // (Subtracting all ones adds one.)
+                mode::NA => i = _mm256_sub_epi64(i, _mm256_cmpeq_epi64(b, half)),
+                mode::TP => i = _mm256_sub_epi64(i, _mm256_cmpgt_epi64(k127, b)),
+                _ => {}
+            }
+            if R == range::CLAMP {
+                i = _mm256_blendv_epi8(i, top, _mm256_cmpgt_epi64(b, limit64));
+            }
+            // SAFETY: `o` holds 32 bytes (a chunk of `d`); an unaligned store.
+            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), i) };
+        }
+        _mm256_movemask_epi8(cold) as u32
     })
 }
 
