@@ -293,7 +293,9 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         // cheaper forms (the last bit for float16, a blend and an add for uint32), also in
         // nearest-away and for uint32 with wrap: GB/s x2.6-3.8 (2^20, 5 rounds).
         match to {
-            T::Int16 | T::UInt16 | T::Int32 => return by_mode!(m, pick_f2i_pack[src::E8M0], tgt::of(to)?, r),
+            // 16-bit integers: two `vpshufb` rows ([`e8m0_to_int16`]).
+            T::Int16 | T::UInt16 => return by_mode!(m, pick_e8m0_to_int16, r),
+            T::Int32 => return by_mode!(m, pick_f2i_pack[src::E8M0], tgt::of(to)?, r),
             T::UInt32 => return by_mode!(m, pick_f2u32[src::E8M0], r),
             T::Float16 => return Some(pick_to_f16::<{ src::E8M0 }>(m)),
             // Exact: the code shifted into f32's exponent field (2^-127 is f32's subnormal
@@ -708,6 +710,11 @@ fn pick_f64_to_u32<const M: u8>(r: u8) -> Option<KernelFn> {
 /// float -> int64/uint64 in rounding `M`.
 fn pick_f2i_wide<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
     Some(by_rule!(f2i_wide[S, M], r))
+}
+
+/// float8_e8m0fnu -> int16/uint16 in rounding `M`, by rule `r` ([`e8m0_to_int16`]).
+fn pick_e8m0_to_int16<const M: u8>(r: u8) -> Option<KernelFn> {
+    Some(by_rule!(e8m0_to_int16[M], r))
 }
 
 /// float8_e8m0fnu -> int64/uint64 in rounding `M`, by rule `r` ([`e8m0_to_int64`]).
@@ -3066,6 +3073,72 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
             }
         }
         special
+    })
+}
+
+// float8_e8m0fnu -> int16/uint16: 2^(c - 127) for the codes 127..142 is one of 16 words, two
+// `vpshufb` rows (its low and its high bytes) indexed by c - 127. The other codes index with
+// bit 7 set, a zero: those below 127 (values below 1, which the mode may take to 1: every
+// one towards +Inf, 1/2 (code 126) in nearest-away) and those from 143 (2^16 and up: 0 is
+// their wrap). From the first code out of range, `L` (142, 2^15, for int16; 143, 2^16, for
+// uint16), clamp stores the largest value and no rule goes cold; NaN (0xff) goes cold.
+// Flags on the source bytes. 32 elements per step: against the f32 lanes of `f2i_pack`,
+// see the README.
+entry!(e8m0_to_int16<const M: u8, const R: u8>, e8m0_to_int16_body);
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+fn e8m0_to_int16_body<const M: u8, const R: u8>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 32;
+    let (limit, top) = if dir.to == DataType::UInt16 { (143u8, 0xffu8) } else { (142, 0x7f) };
+    let (limit, top) = (_mm256_set1_epi8(limit as i8), _mm256_set1_epi8(top as i8));
+    let (low_row, high_row) = (
+        _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+        ),
+        _mm256_setr_epi8(
+            0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
+        ),
+    );
+    let (k127, k126, k143, one) =
+        (_mm256_set1_epi8(127), _mm256_set1_epi8(126), _mm256_set1_epi8(-113), _mm256_set1_epi8(1));
+    // Unsigned c >= t, as all ones.
+    let at_least = |c: __m256i, t: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(c, t), c);
+    chunked::<N>(dir, src, dst, (1, 2), |s, d| {
+        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 2)) else { return u32::MAX };
+        // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
+        let c = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+        let mut cold = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(-1));
+        if R == range::ERROR {
+            cold = _mm256_or_si256(cold, at_least(c, limit));
+        }
+        // Bytes 0..8 and 16..24 to the low lane: the in-lane unpacks below give elements in
+        // order.
+        let c = _mm256_permute4x64_epi64::<0b11_01_10_00>(c);
+        let index = _mm256_or_si256(_mm256_sub_epi8(c, k127), at_least(c, k143));
+        let mut low = _mm256_shuffle_epi8(low_row, index);
+        let mut high = _mm256_shuffle_epi8(high_row, index);
+        match M {
+            // Codes up to 126 (unsigned: their minimum with it is themselves).
+            mode::TP => {
+                low = _mm256_or_si256(low, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(c, k126), c), one))
+            }
+            mode::NA => low = _mm256_or_si256(low, _mm256_and_si256(_mm256_cmpeq_epi8(c, k126), one)),
+            _ => {}
+        }
+        if R == range::CLAMP {
+            let over = at_least(c, limit);
+            low = _mm256_or_si256(low, over);
+            high = _mm256_blendv_epi8(high, top, over);
+        }
+        // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_unpacklo_epi8(low, high));
+            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), _mm256_unpackhi_epi8(low, high));
+        }
+        _mm256_movemask_epi8(cold) as u32
     })
 }
 
