@@ -1475,8 +1475,8 @@ struct Mini {
 
 /// An 8-bit float format's special codes (NaN/Inf) as the bytes `b` with `b & mask == code`,
 /// fixed when the kernel starts, so the test is two ops whatever the format: IEEE types by
-/// their exponent field all ones, the fnuz types by their one NaN byte 0x80, and the
-/// formats without any (float4/float6 `fn`, every such type narrower than a byte) by a code
+/// their exponent field all ones, the fnuz types by their one NaN byte 0x80, float8_e8m0fnu
+/// by its NaN 0xff, and the formats without any (float4/float6 `fn`, every such type narrower than a byte) by a code
 /// no masked byte equals.
 #[derive(Clone, Copy)]
 struct SpecialBytes {
@@ -1493,6 +1493,7 @@ impl SpecialBytes {
             _ if f.bits != 8 => (0, 1),
             NanEncoding::Ieee => (exp, exp),
             NanEncoding::NegativeZero => (0xff, 0x80),
+            NanEncoding::AllOnes => (0xff, 0xff),
             _ => (0, 1),
         };
         SpecialBytes { mask: _mm256_set1_epi8(mask as i8), code: _mm256_set1_epi8(code as i8) }
@@ -3019,8 +3020,7 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
             // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
             let v = in_byte_form(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, form);
             if K == src::E8M0 {
-                // Its NaN, 0xff.
-                special = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(-1))) as u32;
+                special = mini.specials.in_slice(s);
             }
             core::array::from_fn(|k| {
                 let h = if k < 2 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
@@ -3076,6 +3076,20 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
     })
 }
 
+/// The first float8_e8m0fnu code out of an integer target's range (2^(bits - 1) for the signed
+/// ones, 2^bits for the others: 127 plus that exponent) and the target's largest value.
+fn e8m0_limit(to: &Format) -> (u8, i128) {
+    let exp = to.bits - u32::from(to.kind == Kind::Signed);
+    ((127 + exp).min(255) as u8, to.int_bounds().1)
+}
+
+/// Unsigned `c >= t` per byte, as all ones (their maximum is `c` itself).
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn at_least_u8(c: __m256i, t: __m256i) -> __m256i {
+    _mm256_cmpeq_epi8(_mm256_max_epu8(c, t), c)
+}
+
 // float8_e8m0fnu -> int16/uint16: 2^(c - 127) for the codes 127..142 is one of 16 words, two
 // `vpshufb` rows (its low and its high bytes) indexed by c - 127. The other codes index with
 // bit 7 set, a zero: those below 127 (values below 1, which the mode may take to 1: every
@@ -3092,8 +3106,10 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 32;
-    let (limit, top) = if dir.to == DataType::UInt16 { (143u8, 0xffu8) } else { (142, 0x7f) };
-    let (limit, top) = (_mm256_set1_epi8(limit as i8), _mm256_set1_epi8(top as i8));
+    let (limit, top) = e8m0_limit(dir.to.format());
+    // The largest value's high byte (its low one is 0xff).
+    let (limit, top) = (_mm256_set1_epi8(limit as i8), _mm256_set1_epi8((top >> 8) as u8 as i8));
+    let specials = SpecialBytes::of(dir.from.format());
     let (low_row, high_row) = (
         _mm256_setr_epi8(
             1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -3104,20 +3120,18 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
     );
     let (k127, k126, k143, one) =
         (_mm256_set1_epi8(127), _mm256_set1_epi8(126), _mm256_set1_epi8(-113), _mm256_set1_epi8(1));
-    // Unsigned c >= t, as all ones.
-    let at_least = |c: __m256i, t: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(c, t), c);
     chunked::<N>(dir, src, dst, (1, 2), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 2)) else { return u32::MAX };
         // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
         let c = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let mut cold = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(-1));
+        let mut cold = specials.find(c);
         if R == range::ERROR {
-            cold = _mm256_or_si256(cold, at_least(c, limit));
+            cold |= _mm256_movemask_epi8(at_least_u8(c, limit)) as u32;
         }
         // Bytes 0..8 and 16..24 to the low lane: the in-lane unpacks below give elements in
         // order.
         let c = _mm256_permute4x64_epi64::<0b11_01_10_00>(c);
-        let index = _mm256_or_si256(_mm256_sub_epi8(c, k127), at_least(c, k143));
+        let index = _mm256_or_si256(_mm256_sub_epi8(c, k127), at_least_u8(c, k143));
         let mut low = _mm256_shuffle_epi8(low_row, index);
         let mut high = _mm256_shuffle_epi8(high_row, index);
         match M {
@@ -3129,7 +3143,7 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
             _ => {}
         }
         if R == range::CLAMP {
-            let over = at_least(c, limit);
+            let over = at_least_u8(c, limit);
             low = _mm256_or_si256(low, over);
             high = _mm256_blendv_epi8(high, top, over);
         }
@@ -3138,7 +3152,7 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
             _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_unpacklo_epi8(low, high));
             _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), _mm256_unpackhi_epi8(low, high));
         }
-        _mm256_movemask_epi8(cold) as u32
+        cold
     })
 }
 
@@ -3157,18 +3171,18 @@ fn e8m0_to_int64_body<const M: u8, const R: u8>(
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
     const N: usize = 32;
-    let (limit, top) = if dir.to == DataType::UInt64 { (191, u64::MAX) } else { (190, i64::MAX as u64) };
-    let limit8 = _mm256_set1_epi8(limit as u8 as i8);
-    let (limit64, top) = (_mm256_set1_epi64x(limit - 1), _mm256_set1_epi64x(top as i64));
+    let (limit, top) = e8m0_limit(dir.to.format());
+    let limit8 = _mm256_set1_epi8(limit as i8);
+    let (limit64, top) = (_mm256_set1_epi64x(i64::from(limit) - 1), _mm256_set1_epi64x(top as u64 as i64));
+    let specials = SpecialBytes::of(dir.from.format());
     let (one, half, k127) = (_mm256_set1_epi64x(1), _mm256_set1_epi64x(126), _mm256_set1_epi64x(127));
     chunked::<N>(dir, src, dst, (1, 8), |s, d| {
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 8)) else { return u32::MAX };
         // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
         let v = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let mut cold = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(-1));
+        let mut cold = specials.find(v);
         if R == range::ERROR {
-            // Codes at or past the limit (unsigned: their maximum with it is themselves).
-            cold = _mm256_or_si256(cold, _mm256_cmpeq_epi8(_mm256_max_epu8(v, limit8), v));
+            cold |= _mm256_movemask_epi8(at_least_u8(v, limit8)) as u32;
         }
         for (b, o) in s.chunks_exact(4).zip(d.chunks_exact_mut(32)) {
             let w = u32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
@@ -3186,7 +3200,7 @@ fn e8m0_to_int64_body<const M: u8, const R: u8>(
             // SAFETY: `o` holds 32 bytes (a chunk of `d`); an unaligned store.
             unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), i) };
         }
-        _mm256_movemask_epi8(cold) as u32
+        cold
     })
 }
 
