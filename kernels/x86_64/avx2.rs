@@ -18,7 +18,7 @@ use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::dispatch;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
-use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, Affine16, NibbleSums};
+use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, slots, Affine16, NibbleSums};
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
@@ -499,10 +499,12 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
 
 /// [`lut_shuffle`] with the table's [`sym`] rule `how` (by absolute value: `abs`), its
 /// [`cold_form`] `cold` and room for `rows` rows per half
-/// ([`ShuffleRows`](crate::kernels::x86_64_byte_rows::ShuffleRows)). More than four rows take
-/// the uncompacted layout (`K` = 8), whose row offsets are constants: with eight compacted
-/// rows their offsets spilled, and the kernel ran slower than without compaction. With
-/// `sums`, the rows are what remains of the table less its [`NibbleSums`].
+/// ([`ShuffleRows`](crate::kernels::x86_64_byte_rows::ShuffleRows)), in the `K` that
+/// [`slots`] gives: 1 to 4, or 6, compacted (each slot costs a lookup, so 3 and 6 are their
+/// own kernels: x1.1-1.4 over the next size up on the tables they serve, in cache); more
+/// than six rows take the uncompacted layout (`K` = 8), whose row offsets are constants: with
+/// eight compacted rows their offsets spilled, and the kernel ran slower than without
+/// compaction. With `sums`, the rows are what remains of the table less its [`NibbleSums`].
 fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: bool) -> KernelFn {
     match cold {
         cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums, plus),
@@ -517,14 +519,17 @@ fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: boo
 /// keep bit 7 (none, XOR, XOR_NZ; not by int8's absolute value) and without a
 /// [`lanes::Plus`].
 fn pick_shuffle_flag(how: u8, rows: usize, sums: bool) -> KernelFn {
-    match (rows, sums) {
-        (0, true) => pick_shuffle_flag_k::<0, true>(how),
+    match (slots(rows, sums), sums) {
+        (0, _) => pick_shuffle_flag_k::<0, true>(how),
         (1, true) => pick_shuffle_flag_k::<1, true>(how),
         (2, true) => pick_shuffle_flag_k::<2, true>(how),
+        (3, true) => pick_shuffle_flag_k::<3, true>(how),
         (_, true) => pick_shuffle_flag_k::<4, true>(how),
-        (0 | 1, false) => pick_shuffle_flag_k::<1, false>(how),
+        (1, false) => pick_shuffle_flag_k::<1, false>(how),
         (2, false) => pick_shuffle_flag_k::<2, false>(how),
-        (3 | 4, false) => pick_shuffle_flag_k::<4, false>(how),
+        (3, false) => pick_shuffle_flag_k::<3, false>(how),
+        (4, false) => pick_shuffle_flag_k::<4, false>(how),
+        (6, false) => pick_shuffle_flag_k::<6, false>(how),
         _ => pick_shuffle_flag_k::<8, false>(how),
     }
 }
@@ -543,18 +548,24 @@ fn pick_shuffle_flag_k<const K: usize, const SUMS: bool>(how: u8) -> KernelFn {
 
 /// [`pick_shuffle`] for the cold form `C`.
 fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool, plus: bool) -> KernelFn {
-    match (rows, sums, plus) {
+    // (A Plus comes without sums: `ShuffleRows` finds none for it.)
+    match (slots(rows, sums), sums, plus) {
         (0 | 1, false, true) => pick_shuffle_plus::<C, 1>(how, abs),
         (2, false, true) => pick_shuffle_plus::<C, 2>(how, abs),
-        (3 | 4, false, true) => pick_shuffle_plus::<C, 4>(how, abs),
+        (3, false, true) => pick_shuffle_plus::<C, 3>(how, abs),
+        (4, false, true) => pick_shuffle_plus::<C, 4>(how, abs),
+        (6, false, true) => pick_shuffle_plus::<C, 6>(how, abs),
         (_, false, true) => pick_shuffle_plus::<C, 8>(how, abs),
-        (0, true, _) => pick_shuffle_k::<C, 0, true>(how, abs),
+        (0, _, _) => pick_shuffle_k::<C, 0, true>(how, abs),
         (1, true, _) => pick_shuffle_k::<C, 1, true>(how, abs),
         (2, true, _) => pick_shuffle_k::<C, 2, true>(how, abs),
+        (3, true, _) => pick_shuffle_k::<C, 3, true>(how, abs),
         (_, true, _) => pick_shuffle_k::<C, 4, true>(how, abs),
-        (0 | 1, false, _) => pick_shuffle_k::<C, 1, false>(how, abs),
+        (1, false, _) => pick_shuffle_k::<C, 1, false>(how, abs),
         (2, false, _) => pick_shuffle_k::<C, 2, false>(how, abs),
-        (3 | 4, false, _) => pick_shuffle_k::<C, 4, false>(how, abs),
+        (3, false, _) => pick_shuffle_k::<C, 3, false>(how, abs),
+        (4, false, _) => pick_shuffle_k::<C, 4, false>(how, abs),
+        (6, false, _) => pick_shuffle_k::<C, 6, false>(how, abs),
         _ => pick_shuffle_k::<C, 8, false>(how, abs),
     }
 }
@@ -3731,7 +3742,7 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     let Some((lut, table)) = dir.lut.as_ref().and_then(|l| Some((l, l.shuffle_rows()?))) else {
         return lanes::cold(dir, src, dst, 0);
     };
-    let fits = table.how == SYM && table.cold_form == C && table.most() <= K && table.uncompacted == (K == 8);
+    let fits = table.how == SYM && table.cold_form == C && table.fits(K);
     if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS || table.plus.is_some() != PLUS {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);

@@ -16,7 +16,7 @@ use crate::kernels::lanes::{self, sym, Lut, Plus, SignRule};
 pub(crate) struct ShuffleRows {
     /// The [`sym`] rule the rows are for (the table's own, or none).
     pub how: u8,
-    /// Whether every row is kept, the row starting at entry 16 k in slot k (more than four
+    /// Whether every row is kept, the row starting at entry 16 k in slot k (more than six
     /// rows per half, no [`NibbleSums`]).
     pub uncompacted: bool,
     /// Per half: (XOR with the previous row, first entry's index within the half).
@@ -74,15 +74,26 @@ pub(crate) struct NibbleSums {
     pub low: [u8; 16],
 }
 
+/// The row slots of the kernel that runs `rows` rows per half, with [`NibbleSums`] or
+/// without (never more than [`MAX_SUMS_ROWS`] with them): the kernels are built for these
+/// counts only (each slot costs its lookup, used or not), and 8 is the uncompacted layout.
+pub(crate) fn slots(rows: usize, sums: bool) -> usize {
+    match rows {
+        0 if sums => 0,
+        0 | 1 => 1,
+        2..=4 => rows,
+        5 | 6 if !sums => 6,
+        _ => 8,
+    }
+}
+
+/// The most rows a table with [`NibbleSums`] may keep (its kernels' most slots).
+pub(crate) const MAX_SUMS_ROWS: usize = 4;
+
 /// The lookups (three ops per row) of `rows` rows with or without [`NibbleSums`] (six ops:
 /// the high nibble, two lookups, two additions), as the kernel that runs them rounds up.
 fn lookup_ops(rows: usize, sums: bool) -> usize {
-    let k = match rows {
-        0..=2 => rows,
-        3 | 4 => 4,
-        _ => 8,
-    };
-    3 * k + if sums { 6 } else { 0 }
+    3 * slots(rows, sums) + if sums { 6 } else { 0 }
 }
 
 /// [`NibbleSums`] whose low table is row `g` of `entries`: each row's high entry makes its
@@ -229,24 +240,25 @@ impl ShuffleRows {
     /// The rows of `lut` for its own [`sym`] rule (or none), or for none where that costs
     /// fewer ops (a rule with a [`Plus`] adds its own lookup, with int8's absolute value
     /// three ops more), each flagged ([`cold_form::FLAG`]) where that pays: compacted, less the
-    /// [`NibbleSums`] where those save lookups, else uncompacted if more than four rows per
+    /// [`NibbleSums`] where those save lookups, else uncompacted if more than six rows per
     /// half remain. Run when the plan is bound.
     pub fn of(lut: &Lut) -> ShuffleRows {
         let rule = lut.sign_rule();
         let abs = rule.is_some_and(|r| r.abs);
         let with = Self::for_rule(lut, rule, None);
-        let best = match rule {
-            Some(r) => {
+        // The table without the rule (where it has one).
+        let without = rule.map(|_| Self::for_rule(lut, None, None));
+        let best = match (rule, &without) {
+            (Some(r), Some(without)) => {
                 // (A tie goes to the rule, but for a Plus, whose lookup the model undercounts.)
-                let without = Self::for_rule(lut, None, None);
                 let (a, b) = (without.ops(abs), with.ops(abs));
                 if a < b || a == b && r.plus.is_some() {
-                    without
+                    without.clone()
                 } else {
-                    with
+                    with.clone()
                 }
             }
-            None => with,
+            _ => with.clone(),
         };
         // The cold bytes flagged in the entries, where the target leaves bit 7 free, by the
         // rule (where it keeps bit 7 and each sign is cold alike) or by the whole table, if
@@ -272,13 +284,16 @@ impl ShuffleRows {
         };
         // Two ways to find the rows: with the flagged entries exact, or free but for bit 7
         // (the nibble sums then ignore them, which can find worse ones).
-        let flagged = [by_rule, None]
+        // Each flagged form against the same form unflagged: the rule's, or the whole table's.
+        let whole = without.as_ref().unwrap_or(&with);
+        let flagged = [(by_rule, &with), (None, whole)]
             .into_iter()
             .enumerate()
-            .filter(|&(k, r)| k == 1 || r.is_some())
-            .flat_map(|(_, r)| [false, true].map(|loose| Self::for_rule(lut, r, Some(loose))));
-        let cheaper = |t: &ShuffleRows| lookups(t) <= lookups(&best) && t.ops(abs) < best.ops(abs);
-        flagged.filter(cheaper).min_by_key(|t| t.ops(abs)).unwrap_or(best)
+            .filter(|&(k, (r, _))| k == 1 || r.is_some())
+            .flat_map(|(_, (r, plain))| [false, true].map(|loose| (Self::for_rule(lut, r, Some(loose)), plain)));
+        let cheaper =
+            |(t, plain): &(ShuffleRows, &ShuffleRows)| lookups(t) <= lookups(plain) && t.ops(abs) < best.ops(abs);
+        flagged.filter(cheaper).map(|(t, _)| t).min_by_key(|t| t.ops(abs)).unwrap_or(best)
     }
 
     /// The rows of `lut` for `rule` (or none); with `flag`, in the [`cold_form::FLAG`] form,
@@ -328,10 +343,19 @@ impl ShuffleRows {
             .map(|s| (residual_rows(&entries, &free, Some(&s), halves, (true, loose)), s))
             .min_by_key(|((_, len), _)| len[0].max(len[1]));
         match best {
-            Some(((rows, len), sums)) if lookup_ops(len[0].max(len[1]), true) < lookup_ops(out.most(), false) => {
+            // Per half the rows' lookups, once the sums' six ops. A tie goes to the sums where
+            // the rows alone need more than four slots (their offsets no longer fit in
+            // registers beside them: float8_e4m3fnuz -> int4 towards +Inf x0.9).
+            Some(((rows, len), sums))
+                if len[0].max(len[1]) <= MAX_SUMS_ROWS && {
+                    let (with, without) =
+                        (halves * 3 * slots(len[0].max(len[1]), true) + 6, halves * lookup_ops(out.most(), false));
+                    with < without || with == without && out.most() > 4
+                } =>
+            {
                 (out.rows, out.len, out.sums) = (rows, len, Some(sums));
             }
-            _ if out.most() > 4 => {
+            _ if out.most() > 6 => {
                 (out.rows, out.len) = residual_rows(&entries, &free, None, halves, (false, loose));
                 out.uncompacted = true;
             }
@@ -369,6 +393,12 @@ impl ShuffleRows {
     /// The larger half's row count.
     pub fn most(&self) -> usize {
         self.len[0].max(self.len[1])
+    }
+
+    /// Whether a kernel with `k` row slots runs these rows: enough slots, in the layout the
+    /// rows were laid out for (8: uncompacted), and with sums only up to their kernels' most.
+    pub fn fits(&self, k: usize) -> bool {
+        self.most() <= k && self.uncompacted == (k == 8) && (self.sums.is_none() || k <= MAX_SUMS_ROWS)
     }
 }
 
@@ -467,6 +497,40 @@ impl Affine16 {
 mod tests {
     use super::cold_form;
     use crate::{CastConfig, CastPlan, DataType, OutOfRange};
+
+    /// Every byte table's rows fit the kernel `pick_shuffle` runs them with (the slots it
+    /// picks by `slots`): one that did not would send every chunk to the reference, right but
+    /// slow, which no other test sees. (Sums were once found with six rows, past their
+    /// kernels' four.)
+    #[test]
+    fn every_byte_table_fits_the_kernel_picked_for_it() {
+        if !crate::kernels::dispatch::has_avx2() {
+            return;
+        }
+        let bytes = crate::ALL_DATA_TYPES.into_iter().filter(|t| t.size() == 1);
+        let mut seen = 0;
+        for from in bytes.clone() {
+            for to in bytes.clone() {
+                for r in crate::Rounding::ALL {
+                    for oor in [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)] {
+                        let config = CastConfig::new(to).with_rounding(r).with_out_of_range(oor);
+                        let Ok(plan) = CastPlan::new(&config, from, None) else { continue };
+                        let Some(t) = plan.encoder().lut.as_ref().and_then(|l| l.shuffle_rows()) else { continue };
+                        let k = super::slots(t.most(), t.sums.is_some());
+                        assert!(
+                            t.fits(k),
+                            "{from} -> {to} {r:?} {oor:?}: {} rows, sums {}",
+                            t.most(),
+                            t.sums.is_some()
+                        );
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        // (16 byte types, 5 modes, 3 rules, less the invalid ones: about 3,000 tables.)
+        assert!(seen > 2500, "{seen}");
+    }
 
     fn form(from: DataType, to: DataType, oor: Option<OutOfRange>) -> Option<u8> {
         let plan = CastPlan::new(&CastConfig::new(to).with_out_of_range(oor), from, None).ok()?;
