@@ -18,7 +18,7 @@ use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::dispatch;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
-use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, slots, Affine16, NibbleSums};
+use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, plus_form, slots, Affine16, NibbleSums};
 use crate::kernels::KernelFn;
 use crate::plan::Direction;
 use core::arch::x86_64::*;
@@ -325,7 +325,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                     let table = lut.shuffle_rows()?;
                     let how = table.how;
                     let abs = rule_abs(lut, how);
-                    pick_shuffle(how, abs, table.cold_form, table.most(), table.sums.is_some(), table.plus.is_some())
+                    pick_shuffle(how, abs, table.cold_form, table.most(), table.sums.is_some(), table.plus_form())
                 }
                 2 => lut_gather::<2>,
                 4 => lut_gather::<4>,
@@ -505,7 +505,14 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
 /// than six rows take the uncompacted layout (`K` = 8), whose row offsets are constants: with
 /// eight compacted rows their offsets spilled, and the kernel ran slower than without
 /// compaction. With `sums`, the rows are what remains of the table less its [`NibbleSums`].
-fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: bool) -> KernelFn {
+fn pick_shuffle(how: u8, abs: bool, cold: u8, rows: usize, sums: bool, plus: u8) -> KernelFn {
+    if plus == plus_form::BIT7 {
+        return match cold {
+            cold_form::SAME => pick_shuffle_bit7::<{ cold_form::SAME }>(how, rows),
+            _ => pick_shuffle_bit7::<{ cold_form::SIGNS }>(how, rows),
+        };
+    }
+    let plus = plus == plus_form::BITMAP;
     match cold {
         cold_form::NONE => pick_shuffle_c::<{ cold_form::NONE }>(how, abs, rows, sums, plus),
         cold_form::SAME => pick_shuffle_c::<{ cold_form::SAME }>(how, abs, rows, sums, plus),
@@ -538,11 +545,11 @@ fn pick_shuffle_flag(how: u8, rows: usize, sums: bool) -> KernelFn {
 fn pick_shuffle_flag_k<const K: usize, const SUMS: bool>(how: u8) -> KernelFn {
     const F: u8 = cold_form::FLAG;
     match how {
-        sym::XOR => lut_shuffle::<F, { sym::XOR }, false, K, SUMS, false> as KernelFn,
-        sym::XOR_NZ => lut_shuffle::<F, { sym::XOR_NZ }, false, K, SUMS, false>,
+        sym::XOR => lut_shuffle::<F, { sym::XOR }, false, K, SUMS, { plus_form::NONE }> as KernelFn,
+        sym::XOR_NZ => lut_shuffle::<F, { sym::XOR_NZ }, false, K, SUMS, { plus_form::NONE }>,
         // (Never another rule: a kernel that does not fit the table sends it to the
         // reference, which is never wrong.)
-        _ => lut_shuffle::<F, { sym::NONE }, false, K, SUMS, false>,
+        _ => lut_shuffle::<F, { sym::NONE }, false, K, SUMS, { plus_form::NONE }>,
     }
 }
 
@@ -573,38 +580,65 @@ fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool, plus
 /// [`pick_shuffle`] for `K` rows per half, with [`NibbleSums`] or without.
 fn pick_shuffle_k<const C: u8, const K: usize, const SUMS: bool>(how: u8, abs: bool) -> KernelFn {
     match (how, abs) {
-        (sym::NONE, _) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS, false> as KernelFn,
-        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, SUMS, false>,
-        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, SUMS, false>,
-        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, SUMS, false>,
-        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, SUMS, false>,
-        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, SUMS, false>,
+        (sym::NONE, _) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS, { plus_form::NONE }> as KernelFn,
+        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, SUMS, { plus_form::NONE }>,
+        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, SUMS, { plus_form::NONE }>,
+        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, SUMS, { plus_form::NONE }>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, SUMS, { plus_form::NONE }>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, SUMS, { plus_form::NONE }>,
         // (Never: `sign_rule` offers the wrapped negations to float8 sources only; the
         // whole-table kernel is right for any table.)
-        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => lut_shuffle::<C, { sym::NONE }, false, K, SUMS, false>,
-        (_, false) => lut_shuffle::<C, { sym::ZERO }, false, K, SUMS, false>,
-        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, SUMS, false>,
-        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, SUMS, false>,
-        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, SUMS, false>,
-        (_, true) => lut_shuffle::<C, { sym::ZERO }, true, K, SUMS, false>,
+        (sym::NEG_WRAP_U | sym::NEG_WRAP_S, true) => {
+            lut_shuffle::<C, { sym::NONE }, false, K, SUMS, { plus_form::NONE }>
+        }
+        (_, false) => lut_shuffle::<C, { sym::ZERO }, false, K, SUMS, { plus_form::NONE }>,
+        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, SUMS, { plus_form::NONE }>,
+        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, SUMS, { plus_form::NONE }>,
+        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, SUMS, { plus_form::NONE }>,
+        (_, true) => lut_shuffle::<C, { sym::ZERO }, true, K, SUMS, { plus_form::NONE }>,
+    }
+}
+
+/// [`pick_shuffle`] for a rule with a [`lanes::Plus`] carried in bit 7 of the entries
+/// ([`plus_form::BIT7`]) and `K` rows: the rules and cold forms [`plus_form::bit7_kernel`]
+/// names, for which alone `ShuffleRows` lays the rows out so.
+fn pick_shuffle_bit7<const C: u8>(how: u8, rows: usize) -> KernelFn {
+    match slots(rows, false) {
+        0 | 1 => pick_shuffle_bit7_k::<C, 1>(how),
+        2 => pick_shuffle_bit7_k::<C, 2>(how),
+        3 => pick_shuffle_bit7_k::<C, 3>(how),
+        4 => pick_shuffle_bit7_k::<C, 4>(how),
+        6 => pick_shuffle_bit7_k::<C, 6>(how),
+        _ => pick_shuffle_bit7_k::<C, 8>(how),
+    }
+}
+
+/// [`pick_shuffle_bit7`] for `K` rows.
+fn pick_shuffle_bit7_k<const C: u8, const K: usize>(how: u8) -> KernelFn {
+    const B: u8 = plus_form::BIT7;
+    match how {
+        sym::XOR => lut_shuffle::<C, { sym::XOR }, false, K, false, B> as KernelFn,
+        sym::NEG => lut_shuffle::<C, { sym::NEG }, false, K, false, B>,
+        // (Never: a kernel that does not fit the table sends it to the reference.)
+        _ => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, false, B>,
     }
 }
 
 /// [`pick_shuffle`] for a rule with a [`lanes::Plus`] and `K` rows (no [`NibbleSums`]).
 fn pick_shuffle_plus<const C: u8, const K: usize>(how: u8, abs: bool) -> KernelFn {
     match (how, abs) {
-        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, false, true> as KernelFn,
-        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, false, true>,
-        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, false, true>,
-        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, false, true>,
-        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, false, true>,
-        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, false, true>,
-        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, false, true>,
-        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, false, true>,
+        (sym::XOR, false) => lut_shuffle::<C, { sym::XOR }, false, K, false, { plus_form::BITMAP }> as KernelFn,
+        (sym::XOR_NZ, false) => lut_shuffle::<C, { sym::XOR_NZ }, false, K, false, { plus_form::BITMAP }>,
+        (sym::NEG, false) => lut_shuffle::<C, { sym::NEG }, false, K, false, { plus_form::BITMAP }>,
+        (sym::NEG_WRAP_U, false) => lut_shuffle::<C, { sym::NEG_WRAP_U }, false, K, false, { plus_form::BITMAP }>,
+        (sym::NEG_WRAP_S, false) => lut_shuffle::<C, { sym::NEG_WRAP_S }, false, K, false, { plus_form::BITMAP }>,
+        (sym::XOR, true) => lut_shuffle::<C, { sym::XOR }, true, K, false, { plus_form::BITMAP }>,
+        (sym::XOR_NZ, true) => lut_shuffle::<C, { sym::XOR_NZ }, true, K, false, { plus_form::BITMAP }>,
+        (sym::NEG, true) => lut_shuffle::<C, { sym::NEG }, true, K, false, { plus_form::BITMAP }>,
         // (Never: ZERO holds with a Plus only where it holds without one, and the wrapped
         // negations are offered to float8 sources only; a kernel that does not fit the
         // table sends it to the reference, which is never wrong.)
-        _ => lut_shuffle::<C, { sym::XOR }, false, K, false, true>,
+        _ => lut_shuffle::<C, { sym::XOR }, false, K, false, { plus_form::BITMAP }>,
     }
 }
 
@@ -3729,12 +3763,15 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
 // (`FLAG`), its `ColdTest` thresholds where they have that form, else a 256-bit bitmap: byte
 // `x >> 3` of it (two 16-byte halves, picked by bit 7), bit `x & 7`.
 // With `SUMS` the rows are what the table's [`NibbleSums`] leave, and their two lookups are
-// added. With `PLUS`, the rule's [`lanes::Plus`]: one side's lanes add its bit (a 16-byte
-// bitmap, like the cold one's half) to the entry before the rule. The rows were found when
-// the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements per step.
-entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: bool>, lut_shuffle_body);
+// added. With a `PLUS` form ([`plus_form`]), the rule's [`lanes::Plus`]: one side's lanes add
+// its bit to the entry before the rule, the bit found in a 16-byte bitmap (like the cold
+// one's half), or in bit 7 of the entry itself where the stored entries leave that free (two
+// ops for seven: directed-mode tables from float8 x1.15 over 33 rows in cache, none slower).
+// The rows were found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements
+// per step.
+entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: u8>, lut_shuffle_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: bool>(
+fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: u8>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -3743,7 +3780,7 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         return lanes::cold(dir, src, dst, 0);
     };
     let fits = table.how == SYM && table.cold_form == C && table.fits(K);
-    if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS || table.plus.is_some() != PLUS {
+    if !fits || rule_abs(lut, SYM) != ABS || table.sums.is_some() != SUMS || table.plus_form() != PLUS {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
     }
@@ -3826,14 +3863,19 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     let [plus_bits] = table_rows::<1>(|i| plus.bits.get(i).copied().unwrap_or(0));
     let plus_side = _mm256_set1_epi8(if plus.negative { 0 } else { -1 });
     // t + 1 where magnitude m's bit is set and the lane is on the side (`negative`: its mask).
-    let add_plus = |t: __m256i, m: __m256i, negative: __m256i| {
-        if PLUS {
+    let add_plus = |t: __m256i, m: __m256i, negative: __m256i| match PLUS {
+        plus_form::BITMAP => {
             let (idx, bit) = bit_at(m);
             let set = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(plus_bits, idx), bit), bit);
             _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
-        } else {
-            t
         }
+        plus_form::BIT7 => {
+            // The bit rode in bit 7 of the entry: taken out, then added on the side's lanes.
+            let set = _mm256_cmpgt_epi8(zero, t);
+            let t = _mm256_and_si256(t, _mm256_set1_epi8(0x7f));
+            _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
+        }
+        _ => t,
     };
     // The wrapped negations' target sign bit (their `flip` is the target's mask).
     let sign_bit = _mm256_set1_epi8(((flip >> 1) + 1) as i8);

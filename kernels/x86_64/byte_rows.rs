@@ -35,6 +35,8 @@ pub(crate) struct ShuffleRows {
     pub sums: Option<NibbleSums>,
     /// The rule's [`Plus`] where it has one (the rows then hold its stored entries).
     pub plus: Option<Plus>,
+    /// Whether the Plus rides in bit 7 of the entries ([`plus_form::BIT7`]).
+    pub plus_bit7: bool,
 }
 
 /// How a shuffle kernel finds the cold bytes: a value fixed when the plan is bound, so that
@@ -56,6 +58,27 @@ pub(crate) mod cold_form {
     /// `vpmovmskb` finds them (the reference rewrites those lanes), where the tests on the
     /// source byte take three to eleven ops.
     pub const FLAG: u8 = 4;
+}
+
+/// How a shuffle kernel adds a rule's [`Plus`]: a value fixed when the plan is bound.
+pub(crate) mod plus_form {
+    use crate::kernels::lanes::sym;
+
+    /// The rule has none.
+    pub const NONE: u8 = 0;
+    /// A 128-bit bitmap by magnitude, looked up beside the rows (seven ops).
+    pub const BITMAP: u8 = 1;
+    /// Bit 7 of the magnitude's entry, where the stored entries leave it free (the rows then
+    /// carry it, and two ops take it out): positive codes of float targets, and integer
+    /// targets whose positive results are below 0x80.
+    pub const BIT7: u8 = 2;
+
+    /// Whether a kernel with the bit-7 form is built for the rule `how` and the cold form
+    /// `cold` (those the tables with a Plus take; by int8's absolute value, none).
+    pub fn bit7_kernel(how: u8, cold: u8, abs: bool) -> bool {
+        use super::cold_form::{SAME, SIGNS};
+        !abs && matches!(how, sym::XOR | sym::NEG | sym::NEG_WRAP_U) && matches!(cold, SAME | SIGNS)
+    }
 }
 
 /// The rows of a byte table, per half, as [`ShuffleRows::rows`] and their count.
@@ -317,14 +340,6 @@ impl ShuffleRows {
         };
         // Flagged, every flagged entry is free but for bit 7 (both of its lanes go cold).
         let free: [bool; 256] = core::array::from_fn(|i| if flag { loose && either(i).1 } else { either(i).0 });
-        // A positive side's Plus: the stored entry is one less than the magnitude's own.
-        let entries: [u8; 256] = core::array::from_fn(|i| {
-            let less = plus.is_some_and(|p| !p.negative && p.has(i));
-            let bit = if flag && either(i).1 { 0x80 } else { 0 };
-            lut.plane_byte(0, i).wrapping_sub(less as u8) | bit
-        });
-        let halves = if how == sym::NONE { 2 } else { 1 };
-        let (rows, len) = residual_rows(&entries, &free, None, halves, (true, loose));
         let test = ColdTest::of(&cold_bytes);
         let cold_form = match test {
             _ if !cold_bytes.contains(&true) => cold_form::NONE,
@@ -333,8 +348,48 @@ impl ShuffleRows {
             Some(_) => cold_form::SIGNS,
             None => cold_form::BITMAP,
         };
-        let mut out =
-            ShuffleRows { how, uncompacted: false, rows, len, cold: cold_bytes, test, cold_form, sums: None, plus };
+        // A positive side's Plus: the stored entry is one less than the magnitude's own.
+        let stored = |i: usize| {
+            let less = plus.is_some_and(|p| !p.negative && p.has(i));
+            lut.plane_byte(0, i).wrapping_sub(less as u8)
+        };
+        // The Plus in bit 7 of the magnitudes' entries, where every stored one leaves it free
+        // (a Plus comes with a rule, never flagged: one half), and where that costs fewer ops
+        // than its bitmap (5 against 9): the bits of small magnitudes, which all round to
+        // zero or the least code, can start rows of their own.
+        let abs = rule.is_some_and(|r| r.abs);
+        let entries_with = |bit7: bool| -> [u8; 256] {
+            core::array::from_fn(|i| {
+                let bit = if flag && either(i).1 || bit7 && plus.is_some_and(|p| p.has(i)) { 0x80 } else { 0 };
+                stored(i) | bit
+            })
+        };
+        let halves = if how == sym::NONE { 2 } else { 1 };
+        let mut entries = entries_with(false);
+        let (mut rows, mut len) = residual_rows(&entries, &free, None, halves, (true, loose));
+        let bit7_free = plus.is_some()
+            && plus_form::bit7_kernel(how, cold_form, abs)
+            && (0..128).all(|i| free.get(i).copied().unwrap_or(true) || stored(i) < 0x80);
+        let mut plus_bit7 = false;
+        if bit7_free {
+            let e7 = entries_with(true);
+            let (r7, l7) = residual_rows(&e7, &free, None, halves, (true, loose));
+            if 3 * slots(l7[0], false) + 5 < 3 * slots(len[0], false) + 9 {
+                (entries, rows, len, plus_bit7) = (e7, r7, l7, true);
+            }
+        }
+        let mut out = ShuffleRows {
+            how,
+            uncompacted: false,
+            rows,
+            len,
+            cold: cold_bytes,
+            test,
+            cold_form,
+            sums: None,
+            plus,
+            plus_bit7,
+        };
         // Candidate nibble tables: the low one from each row without free entries (not with
         // a Plus, whose kernels are not built with them).
         let best = (0..8 * halves)
@@ -386,8 +441,22 @@ impl ShuffleRows {
             cold_form::FLAG => 1,
             _ => 11,
         };
-        let extras = if self.sums.is_some() { 6 } else { 0 } + if self.plus.is_some() { 9 } else { 0 };
+        let plus = match self.plus_form() {
+            plus_form::BITMAP => 9,
+            plus_form::BIT7 => 5,
+            _ => 0,
+        };
+        let extras = if self.sums.is_some() { 6 } else { 0 } + plus;
         halves * lookup_ops(self.most(), false) + rule + abs + cold + extras
+    }
+
+    /// How the kernel adds the rule's [`Plus`] ([`plus_form`]).
+    pub fn plus_form(&self) -> u8 {
+        match (self.plus, self.plus_bit7) {
+            (None, _) => plus_form::NONE,
+            (Some(_), false) => plus_form::BITMAP,
+            (Some(_), true) => plus_form::BIT7,
+        }
     }
 
     /// The larger half's row count.
@@ -499,16 +568,16 @@ mod tests {
     use crate::{CastConfig, CastPlan, DataType, OutOfRange};
 
     /// Every byte table's rows fit the kernel `pick_shuffle` runs them with (the slots it
-    /// picks by `slots`): one that did not would send every chunk to the reference, right but
-    /// slow, which no other test sees. (Sums were once found with six rows, past their
-    /// kernels' four.)
+    /// picks by `slots`, and a bit-7 Plus only for the rules and cold forms it has kernels
+    /// for): one that did not would send every chunk to the reference, right but slow, which
+    /// no other test sees. (Sums were once found with six rows, past their kernels' four.)
     #[test]
     fn every_byte_table_fits_the_kernel_picked_for_it() {
         if !crate::kernels::dispatch::has_avx2() {
             return;
         }
         let bytes = crate::ALL_DATA_TYPES.into_iter().filter(|t| t.size() == 1);
-        let mut seen = 0;
+        let (mut seen, mut bit7) = (0, 0);
         for from in bytes.clone() {
             for to in bytes.clone() {
                 for r in crate::Rounding::ALL {
@@ -523,6 +592,16 @@ mod tests {
                             t.most(),
                             t.sums.is_some()
                         );
+                        // A Plus in bit 7 only where a kernel reads it there.
+                        let lut = plan.encoder().lut.as_ref();
+                        let abs = t.how != super::sym::NONE && lut.and_then(|l| l.sign_rule()).is_some_and(|r| r.abs);
+                        if t.plus_form() == super::plus_form::BIT7 {
+                            assert!(
+                                super::plus_form::bit7_kernel(t.how, t.cold_form, abs),
+                                "{from} -> {to} {r:?} {oor:?}"
+                            );
+                            bit7 += 1;
+                        }
                         seen += 1;
                     }
                 }
@@ -530,6 +609,8 @@ mod tests {
         }
         // (16 byte types, 5 modes, 3 rules, less the invalid ones: about 3,000 tables.)
         assert!(seen > 2500, "{seen}");
+        // (Directed modes' tables of float8 sources to float and small integer targets.)
+        assert!(bit7 > 20, "{bit7}");
     }
 
     fn form(from: DataType, to: DataType, oor: Option<OutOfRange>) -> Option<u8> {
