@@ -557,7 +557,7 @@ fn pick_shuffle_flag_k<const K: usize, const SUMS: bool>(how: u8) -> KernelFn {
 fn pick_shuffle_c<const C: u8>(how: u8, abs: bool, rows: usize, sums: bool, plus: bool) -> KernelFn {
     // (A Plus comes without sums: `ShuffleRows` finds none for it.)
     match (slots(rows, sums), sums, plus) {
-        (0 | 1, false, true) => pick_shuffle_plus::<C, 1>(how, abs),
+        (1, false, true) => pick_shuffle_plus::<C, 1>(how, abs),
         (2, false, true) => pick_shuffle_plus::<C, 2>(how, abs),
         (3, false, true) => pick_shuffle_plus::<C, 3>(how, abs),
         (4, false, true) => pick_shuffle_plus::<C, 4>(how, abs),
@@ -604,7 +604,7 @@ fn pick_shuffle_k<const C: u8, const K: usize, const SUMS: bool>(how: u8, abs: b
 /// names, for which alone `ShuffleRows` lays the rows out so.
 fn pick_shuffle_bit7<const C: u8>(how: u8, rows: usize) -> KernelFn {
     match slots(rows, false) {
-        0 | 1 => pick_shuffle_bit7_k::<C, 1>(how),
+        1 => pick_shuffle_bit7_k::<C, 1>(how),
         2 => pick_shuffle_bit7_k::<C, 2>(how),
         3 => pick_shuffle_bit7_k::<C, 3>(how),
         4 => pick_shuffle_bit7_k::<C, 4>(how),
@@ -3135,6 +3135,19 @@ fn at_least_u8(c: __m256i, t: __m256i) -> __m256i {
     _mm256_cmpeq_epi8(_mm256_max_epu8(c, t), c)
 }
 
+/// The lanes of 32 float8_e8m0fnu codes `c` for the reference: NaN, and without a rule
+/// (`R`) the codes from the first out of range, `limit`, on.
+#[target_feature(enable = "avx2,fma,f16c,bmi2")]
+#[inline]
+fn e8m0_flags<const R: u8>(specials: &SpecialBytes, c: __m256i, limit: __m256i) -> u32 {
+    let nan = specials.find(c);
+    if R == range::ERROR {
+        nan | _mm256_movemask_epi8(at_least_u8(c, limit)) as u32
+    } else {
+        nan
+    }
+}
+
 // float8_e8m0fnu -> int16/uint16: 2^(c - 127) for the codes 127..142 is one of 16 words, two
 // `vpshufb` rows (its low and its high bytes) indexed by c - 127. The other codes index with
 // bit 7 set, a zero: those below 127 (values below 1, which the mode may take to 1: every
@@ -3169,10 +3182,7 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 2)) else { return u32::MAX };
         // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
         let c = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let mut cold = specials.find(c);
-        if R == range::ERROR {
-            cold |= _mm256_movemask_epi8(at_least_u8(c, limit)) as u32;
-        }
+        let cold = e8m0_flags::<R>(&specials, c, limit);
         // Bytes 0..8 and 16..24 to the low lane: the in-lane unpacks below give elements in
         // order.
         let c = _mm256_permute4x64_epi64::<0b11_01_10_00>(c);
@@ -3180,10 +3190,8 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
         let mut low = _mm256_shuffle_epi8(low_row, index);
         let mut high = _mm256_shuffle_epi8(high_row, index);
         match M {
-            // Codes up to 126 (unsigned: their minimum with it is themselves).
-            mode::TP => {
-                low = _mm256_or_si256(low, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(c, k126), c), one))
-            }
+            // Codes up to 126.
+            mode::TP => low = _mm256_or_si256(low, _mm256_and_si256(at_least_u8(k126, c), one)),
             mode::NA => low = _mm256_or_si256(low, _mm256_and_si256(_mm256_cmpeq_epi8(c, k126), one)),
             _ => {}
         }
@@ -3225,10 +3233,7 @@ fn e8m0_to_int64_body<const M: u8, const R: u8>(
         let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 8)) else { return u32::MAX };
         // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
         let v = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let mut cold = specials.find(v);
-        if R == range::ERROR {
-            cold |= _mm256_movemask_epi8(at_least_u8(v, limit8)) as u32;
-        }
+        let cold = e8m0_flags::<R>(&specials, v, limit8);
         for (b, o) in s.chunks_exact(4).zip(d.chunks_exact_mut(32)) {
             let w = u32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
             let b = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w as i32));

@@ -73,6 +73,16 @@ pub(crate) mod plus_form {
     /// targets whose positive results are below 0x80.
     pub const BIT7: u8 = 2;
 
+    /// About how many vector ops form `form` adds per 32 bytes (the bitmap's lookup and
+    /// test, or bit 7's compare and mask; then the side's mask and the add).
+    pub fn ops(form: u8) -> usize {
+        match form {
+            BITMAP => 9,
+            BIT7 => 5,
+            _ => 0,
+        }
+    }
+
     /// Whether a kernel with the bit-7 form is built for the rule `how` and the cold form
     /// `cold` (those the tables with a Plus take; by int8's absolute value, none).
     pub fn bit7_kernel(how: u8, cold: u8, abs: bool) -> bool {
@@ -374,7 +384,8 @@ impl ShuffleRows {
         if bit7_free {
             let e7 = entries_with(true);
             let (r7, l7) = residual_rows(&e7, &free, None, halves, (true, loose));
-            if 3 * slots(l7[0], false) + 5 < 3 * slots(len[0], false) + 9 {
+            let cost = |len: usize, form: u8| 3 * slots(len, false) + plus_form::ops(form);
+            if cost(l7[0], plus_form::BIT7) < cost(len[0], plus_form::BITMAP) {
                 (entries, rows, len, plus_bit7) = (e7, r7, l7, true);
             }
         }
@@ -441,12 +452,7 @@ impl ShuffleRows {
             cold_form::FLAG => 1,
             _ => 11,
         };
-        let plus = match self.plus_form() {
-            plus_form::BITMAP => 9,
-            plus_form::BIT7 => 5,
-            _ => 0,
-        };
-        let extras = if self.sums.is_some() { 6 } else { 0 } + plus;
+        let extras = if self.sums.is_some() { 6 } else { 0 } + plus_form::ops(self.plus_form());
         halves * lookup_ops(self.most(), false) + rule + abs + cold + extras
     }
 
