@@ -639,6 +639,8 @@ pub struct Lut {
     any_fail: bool,
     /// Whether a byte whose source value is finite fails (NaN and +-Inf aside).
     finite_fail: bool,
+    /// Whether some byte fails and every byte that casts stores a low byte below 0x80.
+    low_bit7_free: bool,
     sign_rule: Option<SignRule>,
     /// Byte targets: the table as the AVX2 shuffle kernel's rows, found once here.
     #[cfg(target_arch = "x86_64")]
@@ -699,6 +701,7 @@ impl Lut {
             tagged: [0; 256],
             any_fail: false,
             finite_fail: false,
+            low_bit7_free: false,
             sign_rule: None,
             #[cfg(target_arch = "x86_64")]
             shuffle_rows: None,
@@ -718,6 +721,7 @@ impl Lut {
             }
         }
         lut.any_fail = lut.fails.iter().any(|&f| f);
+        lut.low_bit7_free = lut.any_fail && lut.values.iter().zip(lut.fails.iter()).all(|(&v, &f)| f || v & 0x80 == 0);
         lut.finite_fail = lut
             .fails
             .iter()
@@ -790,6 +794,13 @@ impl Lut {
     /// is): if not, a kernel that sends the source's NaN and +-Inf cold needs no range test.
     pub fn finite_fail(&self) -> bool {
         self.finite_fail
+    }
+
+    /// Whether some byte fails and every byte that casts stores a low byte below 0x80: a
+    /// kernel may then mark the failing bytes by bit 7 of that byte (uint2/uint4/float4/float6
+    /// targets, and tables such as float6 -> uint8 whose values all fit in 7 bits).
+    pub fn low_bit7_free(&self) -> bool {
+        self.low_bit7_free
     }
 }
 
