@@ -11,6 +11,7 @@ const YES: u8 = 2;
 static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX512: AtomicU8 = AtomicU8::new(UNKNOWN);
 static SUBNORMALS_FREE: AtomicU8 = AtomicU8::new(UNKNOWN);
+static AVX512_HALVES: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// The cached answer of `detect`, computing it on first use.
 fn cached(slot: &AtomicU8, detect: fn() -> bool) -> bool {
@@ -44,32 +45,39 @@ pub fn has_avx512() -> bool {
 /// take a microcode assist on subnormal multiply operands, and others are not measured, so
 /// they keep the kernels that never make one).
 pub fn subnormal_operands_free() -> bool {
-    cached(&SUBNORMALS_FREE, detect_subnormals_free)
+    cached(&SUBNORMALS_FREE, || amd_family().is_some_and(|f| f >= 0x1a))
 }
 
+/// Whether the CPU runs 512-bit operations as two 256-bit halves, so that some AVX-512
+/// kernels lose to the AVX2 tier's (an AMD Zen 4, family 0x19, the one such core with
+/// AVX-512: measured there).
+pub fn avx512_in_halves() -> bool {
+    cached(&AVX512_HALVES, || amd_family() == Some(0x19))
+}
+
+/// The CPU family of an AMD CPU (the base family, plus the extended family where the base is
+/// 0xf), or `None` for any other vendor.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[allow(unused_unsafe)]
-fn detect_subnormals_free() -> bool {
+fn amd_family() -> Option<u32> {
     use core::arch::x86_64::__cpuid;
     // SAFETY: CPUID exists on every x86_64 CPU; leaf 0 gives the vendor string.
     let l0 = unsafe { __cpuid(0) };
     // "AuthenticAMD" in EBX, EDX, ECX.
     let amd = (l0.ebx, l0.edx, l0.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
     if !amd || l0.eax < 1 {
-        return false;
+        return None;
     }
     // SAFETY: leaf 1 exists (leaf 0 reports at least 1).
     let eax = unsafe { __cpuid(1) }.eax;
-    // The base family, plus the extended family where the base is 0xf.
     let base = (eax >> 8) & 0xf;
-    let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
-    family >= 0x1a
+    Some(if base == 0xf { base + ((eax >> 20) & 0xff) } else { base })
 }
 
 /// No x86_64, or miri: nothing to detect (no AVX2 kernel runs).
 #[cfg(any(not(target_arch = "x86_64"), miri))]
-fn detect_subnormals_free() -> bool {
-    false
+fn amd_family() -> Option<u32> {
+    None
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
