@@ -4212,7 +4212,9 @@ fn lut_planes_body<const ROWS: usize, const D: usize, const F: u8>(
     }
     let flag = |p: usize, i: usize| if F == planes_fail::FLAG && p == 0 { lut.fail_byte(i) & 0x80 } else { 0 };
     let planes: [[__m256i; ROWS]; D] = core::array::from_fn(|p| table_rows(|i| lut.plane_byte(p, i) | flag(p, i)));
-    let fails: [__m256i; ROWS] = table_rows(|i| lut.fail_byte(i));
+    // (Only the LOOKUP form reads the plane of fails.)
+    let fails: [__m256i; ROWS] =
+        if F == planes_fail::LOOKUP { table_rows(|i| lut.fail_byte(i)) } else { [_mm256_setzero_si256(); ROWS] };
     let index = _mm256_set1_epi8((16 * ROWS - 1) as i8);
     const N: usize = 32;
     chunked::<N>(dir, src, dst, (1, D), |s, d| {
