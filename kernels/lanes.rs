@@ -639,7 +639,7 @@ pub struct Lut {
     any_fail: bool,
     /// Whether a byte whose source value is finite fails (NaN and +-Inf aside).
     finite_fail: bool,
-    /// Whether some byte fails and every byte that casts stores a low byte below 0x80.
+    /// Whether every byte that casts stores a low byte below 0x80.
     low_bit7_free: bool,
     sign_rule: Option<SignRule>,
     /// Byte targets: the table as the AVX2 shuffle kernel's rows, found once here.
@@ -721,7 +721,7 @@ impl Lut {
             }
         }
         lut.any_fail = lut.fails.iter().any(|&f| f);
-        lut.low_bit7_free = lut.any_fail && lut.values.iter().zip(lut.fails.iter()).all(|(&v, &f)| f || v & 0x80 == 0);
+        lut.low_bit7_free = lut.values.iter().zip(lut.fails.iter()).all(|(&v, &f)| f || v & 0x80 == 0);
         lut.finite_fail = lut
             .fails
             .iter()
@@ -796,8 +796,8 @@ impl Lut {
         self.finite_fail
     }
 
-    /// Whether some byte fails and every byte that casts stores a low byte below 0x80: a
-    /// kernel may then mark the failing bytes by bit 7 of that byte (uint2/uint4/float4/float6
+    /// Whether every byte that casts stores a low byte below 0x80: a kernel may then mark the
+    /// bytes it sends to the reference by bit 7 of that byte (uint2/uint4/float4/float6
     /// targets, and tables such as float6 -> uint8 whose values all fit in 7 bits).
     pub fn low_bit7_free(&self) -> bool {
         self.low_bit7_free

@@ -298,8 +298,7 @@ impl ShuffleRows {
         // that takes no more lookups (flagged entries are no longer free to take the value
         // above them): a row more measured slower than the bitmap test it saved (int8 ->
         // float4, x0.88-0.94 at 2^20), the tests alone saved x1.1-1.2.
-        let free_bit = (0..256).all(|i| lut.fail_byte(i) != 0 || lut.plane_byte(0, i) < 0x80);
-        if best.cold_form == cold_form::NONE || !free_bit {
+        if best.cold_form == cold_form::NONE || !lut.low_bit7_free() {
             return best;
         }
         let by_rule = rule.filter(|r| {
