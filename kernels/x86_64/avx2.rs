@@ -2864,13 +2864,11 @@ mod mini {
             let normal = _mm256_srl_epi16(_mm256_add_epi16(_mm256_add_epi16(mag, addend), inc), shift);
             // The directed modes round the signed value, the others the magnitude.
             let v = if directed { x } else { mag };
-            let round = |p: __m256| {
-                let p = _mm256_mul_ps(p, scale);
-                match M {
-                    mode::NA => _mm256_cvttps_epi32(_mm256_add_ps(p, below_half_ps())),
-                    mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(p)),
-                    _ => f32_to_i32::<M>(p),
-                }
+            let round = |p: __m256| match M {
+                // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
+                mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(p, scale, below_half_ps())),
+                mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(p, scale))),
+                _ => f32_to_i32::<M>(_mm256_mul_ps(p, scale)),
             };
             // The in-lane unpacks under zeros, packed back in lane: element order.
             let (a, b) = (_mm256_unpacklo_epi16(zero, v), _mm256_unpackhi_epi16(zero, v));
@@ -2909,7 +2907,8 @@ mod mini {
         })
     }
 
-    // Any source of 16 bits or more but the 64-bit integers -> float8_e8m0fnu (powers of two
+    // Any source of 16 bits or more but bfloat16 (`bf16_to_e8m0`) and the 64-bit integers
+    // -> float8_e8m0fnu (powers of two
     // 2^-127..2^127, no sign, no zero; its bias is float32's), in f32 lanes ([`load8`]: exact, or
     // rounded to odd, which keeps the one rounding to a power of two correct), float64 in 32-bit
     // lanes of its own (below). A positive normal f32 with field f rounds to code f, or f + 1
@@ -2942,10 +2941,10 @@ mod mini {
             _ => 0,
         });
         let least_normal = _mm256_set1_epi32(0x7f_ffff);
-        // Only float32 and bfloat16 lanes can be f32 subnormals (float16's are f32 normals,
-        // integers have none); for the other sources the tests below on zero, negative
-        // values and NaN/Inf need nothing more: the add leaves their codes at 0 or past 0xff.
-        let subnormals = matches!(S, src::F32 | src::BF16);
+        // Only float32 lanes can be f32 subnormals here (float16's are f32 normals, integers
+        // have none); for the other sources the tests below on zero, negative values and
+        // NaN/Inf need nothing more: the add leaves their codes at 0 or past 0xff.
+        let subnormals = S == src::F32;
         // Integer sources: no NaN/Inf, and every value below 2^33, far under a carry to 0xff.
         let ints = matches!(S, src::I16 | src::U16 | src::ODD_I32 | src::ODD_U32);
         let conv = |x: __m256| {
