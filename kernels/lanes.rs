@@ -464,7 +464,7 @@ pub fn resolve_flagged(
     offset: usize,
 ) -> Result<(), ElementError> {
     let rest = match specials {
-        Some(m) => u32::try_from(m.fix(src, dst, sizes, u64::from(flagged))).unwrap_or(flagged),
+        Some(m) => m.fix(src, dst, sizes, flagged),
         None => flagged,
     };
     if rest != 0 {
@@ -516,7 +516,7 @@ impl SpecialMap {
     /// Write the mapped value of every flagged lane whose source is a mapped NaN or +-Inf;
     /// return the lanes still flagged.
     #[inline(always)]
-    pub fn fix(&self, src: &[u8], dst: &mut [u8], (ss, ds): (usize, usize), flagged: u64) -> u64 {
+    pub fn fix(&self, src: &[u8], dst: &mut [u8], (ss, ds): (usize, usize), flagged: u32) -> u32 {
         let mut rest = flagged;
         let mut todo = flagged;
         while todo != 0 {
@@ -537,7 +537,7 @@ impl SpecialMap {
             };
             if let Some(v) = v {
                 store_dyn(d, v);
-                rest &= !(1u64 << i);
+                rest &= !(1u32 << i);
             }
         }
         rest

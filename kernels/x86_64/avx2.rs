@@ -1147,12 +1147,12 @@ pub(super) fn blocks(
     result
 }
 
-/// [`lanes::resolve_flagged`] for up to 64 flagged lanes, in order: mapped NaN/Inf lanes
-/// written here, inlined into the kernel's loop with its element sizes, the rest by the
-/// reference ([`lanes::cold_lanes`], out of line, 32 per call). Out of line itself, with the
-/// sizes dispatched at run time, a map hit cost about 30 cycles (Zen 4): with 1% hits,
-/// float16 -> float32 ran at 0.35-0.46 of its speed without a map, 56 of 175 hot rows below
-/// 0.5; inlined, none below 0.63 (2^20, both plans in one process).
+/// [`lanes::resolve_flagged`] for up to 64 flagged lanes (the reference takes 32 per call),
+/// in order. Inlined into the kernel's loop, so the mapped NaN/Inf lanes are written with
+/// its element sizes and only the reference ([`lanes::cold_lanes`]) is out of line: out of
+/// line itself, with the sizes dispatched at run time, a map hit cost about 30 cycles (Zen 4):
+/// with 1% hits, float16 -> float32 ran at 0.35-0.46 of its speed without a map, 56 of 175
+/// hot rows below 0.5; inlined, none below 0.5 (2^20, both plans in one process).
 #[inline(always)]
 pub(super) fn resolve64(
     dir: &Direction,
@@ -1163,17 +1163,10 @@ pub(super) fn resolve64(
     flagged: u64,
     done: usize,
 ) -> Result<(), ElementError> {
-    let rest = match specials {
-        Some(m) => m.fix(s, d, (ss, ds), flagged),
-        None => flagged,
-    };
-    if rest == 0 {
-        return Ok(());
-    }
     for h in 0..2 {
-        let half = (rest >> (32 * h)) as u32;
+        let half = (flagged >> (32 * h)) as u32;
         if let (true, Some(s), Some(d)) = (half != 0, s.get(32 * h * ss..), d.get_mut(32 * h * ds..)) {
-            lanes::cold_lanes(dir, s, d, (ss, ds), half, done + 32 * h)?;
+            lanes::resolve_flagged(dir, specials, s, d, (ss, ds), half, done + 32 * h)?;
         }
     }
     Ok(())
