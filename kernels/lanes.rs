@@ -464,7 +464,7 @@ pub fn resolve_flagged(
     offset: usize,
 ) -> Result<(), ElementError> {
     let rest = match specials {
-        Some(m) => m.fix(src, dst, sizes, flagged),
+        Some(m) => m.fix(src, dst, sizes, u64::from(flagged)) as u32,
         None => flagged,
     };
     if rest != 0 {
@@ -481,9 +481,10 @@ pub struct SpecialMap {
     exp: u64,
     man: u64,
     sign: u64,
-    nan: Option<u64>,
-    pos_inf: Option<u64>,
-    neg_inf: Option<u64>,
+    /// The stored target of each class (see [`SpecialMap::fix`]); bit `c` of `mapped` set
+    /// where class `c` is mapped.
+    values: [u64; 4],
+    mapped: u32,
 }
 
 impl SpecialMap {
@@ -502,21 +503,21 @@ impl SpecialMap {
             })
         };
         let inf = f.positive_infinity();
+        let classes = [None, stored(f.canonical_nan()), stored(inf), stored(inf | f.sign_mask())];
         let m = SpecialMap {
             exp: inf,
             man: (1u64 << f.man_bits) - 1,
             sign: f.sign_mask(),
-            nan: stored(f.canonical_nan()),
-            pos_inf: stored(inf),
-            neg_inf: stored(inf | f.sign_mask()),
+            values: classes.map(|v| v.unwrap_or(0)),
+            mapped: classes.iter().enumerate().map(|(c, v)| u32::from(v.is_some()) << c).sum(),
         };
-        (m.nan.is_some() || m.pos_inf.is_some() || m.neg_inf.is_some()).then_some(m)
+        (m.mapped != 0).then_some(m)
     }
 
     /// Write the mapped value of every flagged lane whose source is a mapped NaN or +-Inf;
     /// return the lanes still flagged.
     #[inline(always)]
-    pub fn fix(&self, src: &[u8], dst: &mut [u8], (ss, ds): (usize, usize), flagged: u32) -> u32 {
+    pub fn fix(&self, src: &[u8], dst: &mut [u8], (ss, ds): (usize, usize), flagged: u64) -> u64 {
         let mut rest = flagged;
         let mut todo = flagged;
         while todo != 0 {
@@ -526,18 +527,14 @@ impl SpecialMap {
                 break;
             };
             let x = load_dyn(s);
-            let v = if x & self.exp != self.exp {
-                None
-            } else if x & self.man != 0 {
-                self.nan
-            } else if x & self.sign != 0 {
-                self.neg_inf
-            } else {
-                self.pos_inf
-            };
-            if let Some(v) = v {
-                store_dyn(d, v);
-                rest &= !(1u32 << i);
+            // 0: not NaN/Inf, 1: NaN, 2: +Inf, 3: -Inf (no branch on the value).
+            let special = usize::from(x & self.exp == self.exp);
+            let inf = usize::from(x & self.man == 0);
+            let neg = usize::from(x & self.sign != 0);
+            let class = special * (1 + inf * (1 + neg));
+            if self.mapped >> class & 1 != 0 {
+                store_dyn(d, self.values.get(class).copied().unwrap_or(0));
+                rest &= !(1u64 << i);
             }
         }
         rest

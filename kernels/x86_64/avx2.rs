@@ -1090,37 +1090,16 @@ pub(super) fn blocks(
     let (dst_full, dst_rest) = dst.split_at_mut(full * db);
     let blocks = src_full.chunks_exact(sb).zip(dst_full.chunks_exact_mut(db)).map(|(s, d)| (s, d, stream));
     let mut result = Ok(());
+    let mut flags = [0; GROUP];
     for (s, d, streamed) in blocks.chain(core::iter::once((src_rest, dst_rest, false))) {
         let (out, target) = match scratch.as_mut().and_then(|b| b.0.get_mut(..d.len())) {
             Some(buf) if streamed => (buf, Some(d)),
             _ => (d, None),
         };
-        let mut sc = s.chunks_exact(ss * n);
-        let mut dc = out.chunks_exact_mut(ds * n);
-        let mut written = 0;
-        for (s, d) in (&mut sc).zip(&mut dc) {
-            if streamed {
-                // The source a page ahead: the hardware prefetchers stop at page edges.
-                let ahead = s.as_ptr().wrapping_add(PREFETCH);
-                for line in (0..ss * n).step_by(64) {
-                    // SAFETY: a prefetch never faults, whatever the address; SSE is part
-                    // of x86_64.
-                    unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line).cast()) };
-                }
-            }
-            let flagged = step(s, d);
-            if flagged != 0 {
-                result = resolve64(dir, specials, s, d, (ss, ds), flagged, done);
-            }
-            written += ds * n;
-            done += n;
-            if result.is_err() {
-                break;
-            }
-        }
-        if result.is_ok() {
-            result = lanes::cold(dir, sc.remainder(), dc.into_remainder(), done);
-        }
+        let (r, steps) = grouped(n, dir, s, out, (ss, ds), specials, &mut step, done, streamed, &mut flags);
+        result = r;
+        let written = steps * n * ds;
+        done += steps * n;
         if let Some(t) = target {
             match result {
                 // SAFETY: the kernels that reach here run only where `select` found AVX2
@@ -1147,16 +1126,189 @@ pub(super) fn blocks(
     result
 }
 
-/// [`lanes::resolve_flagged`] for up to 64 flagged lanes (the reference takes 32 per call),
-/// in order. Inlined into the kernel's loop, so the mapped NaN/Inf lanes are written with
-/// its element sizes and only the reference ([`lanes::cold_lanes`]) is out of line: out of
-/// line itself, with the sizes dispatched at run time, a map hit cost about 30 cycles (Zen 4):
-/// with 1% hits, float16 -> float32 ran at 0.35-0.46 of its speed without a map, 56 of 175
-/// hot rows below 0.5; inlined, none below 0.5 (2^20, both plans in one process).
+/// Steps per group in [`grouped`].
+pub(super) const GROUP: usize = 64;
+
+/// Convert `s` into `d` (`ss` / `ds` bytes per element) with `step` over `n` elements at a
+/// time, the tail by the reference; elements before `s` number `done`. Each group of up to
+/// [`GROUP`] steps keeps its flagged steps' lanes in `flags`, and they are resolved after the
+/// group, out of line ([`resolve_group`]: mapped NaN/Inf lanes written, the rest through
+/// the reference, in order): the step loop holds no call and no resolution code. With the
+/// resolution inlined into the step loop (session 28, for cheap map hits), the error rule's
+/// loops spilled and carried more state: integer pairs without a rule ran at x0.5-0.7 (Zen
+/// 4, 2^20); a call per flagged step instead cost map hits about 30 cycles each. Returns the
+/// result and the steps written (through the failing step's group on an error, after which
+/// only the elements before the failing one are as the reference leaves them).
 #[inline(always)]
-pub(super) fn resolve64(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn grouped(
+    n: usize,
+    dir: &Direction,
+    s: &[u8],
+    d: &mut [u8],
+    (ss, ds): (usize, usize),
+    specials: Option<&lanes::SpecialMap>,
+    step: &mut impl FnMut(&[u8], &mut [u8]) -> u64,
+    mut done: usize,
+    prefetch: bool,
+    flags: &mut [u64; GROUP],
+) -> (Result<(), ElementError>, usize) {
+    let (cs, cd) = (ss * n, ds * n);
+    let done0 = done;
+    let steps = (s.len() / cs).min(d.len() / cd);
+    let (s, s_rest) = s.split_at(steps * cs);
+    let (d, d_rest) = d.split_at_mut(steps * cd);
+    for (gs, gd) in s.chunks(cs * GROUP).zip(d.chunks_mut(cd * GROUP)) {
+        let mut any = 0u64;
+        for (i, (s, d)) in gs.chunks_exact(cs).zip(gd.chunks_exact_mut(cd)).enumerate() {
+            if prefetch {
+                // The source a page ahead: the hardware prefetchers stop at page edges.
+                let ahead = s.as_ptr().wrapping_add(PREFETCH);
+                for line in (0..cs).step_by(64) {
+                    // SAFETY: a prefetch never faults, whatever the address; SSE is part
+                    // of x86_64.
+                    unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line).cast()) };
+                }
+            }
+            let flagged = step(s, d);
+            if flagged != 0 {
+                // (A store only here: an unconditional one took a store port that the
+                // fastest kernels' own stores need.)
+                if let Some(f) = flags.get_mut(i) {
+                    *f = flagged;
+                }
+                any |= 1 << (i % GROUP);
+            }
+        }
+        if any != 0 {
+            let k = gs.len() / cs;
+            if let Err(e) = resolve_group(dir, specials, gs, gd, (ss, ds), n, any, flags, done) {
+                return (Err(e), (done - done0) / n + k);
+            }
+        }
+        done += gs.len() / ss;
+    }
+    (lanes::cold(dir, s_rest, d_rest, done), steps)
+}
+
+/// Resolve a group's flagged lanes (`hits`: its steps with flags), in order; out of line, one
+/// instance per pair of element sizes (`sizes` is a constant wherever this is inlined, so the
+/// match folds to one call), so the map's lanes are written with constant sizes.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn resolve_group(
     dir: &Direction,
     specials: Option<&lanes::SpecialMap>,
+    s: &[u8],
+    d: &mut [u8],
+    sizes: (usize, usize),
+    n: usize,
+    hits: u64,
+    flags: &[u64; GROUP],
+    done: usize,
+) -> Result<(), ElementError> {
+    macro_rules! by_sizes {
+        ($(($a:literal, $b:literal)),*) => {
+            match sizes {
+                $(($a, $b) => resolve_group_at::<$a, $b>(dir, specials, s, d, n, hits, flags, done),)*
+                _ => resolve_group_any(dir, specials, s, d, sizes, n, hits, flags, done),
+            }
+        };
+    }
+    by_sizes!(
+        (1, 1),
+        (1, 2),
+        (1, 4),
+        (1, 8),
+        (2, 1),
+        (2, 2),
+        (2, 4),
+        (2, 8),
+        (4, 1),
+        (4, 2),
+        (4, 4),
+        (4, 8),
+        (8, 1),
+        (8, 2),
+        (8, 4),
+        (8, 8)
+    )
+}
+
+/// [`resolve_group`] for sizes `SS` -> `DS`.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn resolve_group_at<const SS: usize, const DS: usize>(
+    dir: &Direction,
+    specials: Option<&lanes::SpecialMap>,
+    s: &[u8],
+    d: &mut [u8],
+    n: usize,
+    hits: u64,
+    flags: &[u64; GROUP],
+    done: usize,
+) -> Result<(), ElementError> {
+    resolve_group_dyn(dir, specials, s, d, (SS, DS), n, hits, flags, done)
+}
+
+/// [`resolve_group`] for other sizes.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn resolve_group_any(
+    dir: &Direction,
+    specials: Option<&lanes::SpecialMap>,
+    s: &[u8],
+    d: &mut [u8],
+    sizes: (usize, usize),
+    n: usize,
+    hits: u64,
+    flags: &[u64; GROUP],
+    done: usize,
+) -> Result<(), ElementError> {
+    resolve_group_dyn(dir, specials, s, d, sizes, n, hits, flags, done)
+}
+
+/// [`resolve_group`] for any sizes (inlined into [`resolve_group_at`], where they are constants).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn resolve_group_dyn(
+    dir: &Direction,
+    specials: Option<&lanes::SpecialMap>,
+    s: &[u8],
+    d: &mut [u8],
+    (ss, ds): (usize, usize),
+    n: usize,
+    hits: u64,
+    flags: &[u64; GROUP],
+    done: usize,
+) -> Result<(), ElementError> {
+    let mut hits = hits;
+    let (cs, cd) = (ss * n, ds * n);
+    while hits != 0 {
+        let i = hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        // (Cannot fail: `i` is below the group's step count, at most GROUP.)
+        let (Some(s), Some(d), Some(&f)) = (s.get(i * cs..(i + 1) * cs), d.get_mut(i * cd..(i + 1) * cd), flags.get(i))
+        else {
+            break;
+        };
+        // The step's mapped NaN/Inf lanes, then the reference for the rest.
+        let rest = match specials {
+            Some(m) => m.fix(s, d, (ss, ds), f),
+            None => f,
+        };
+        if rest != 0 {
+            cold64(dir, s, d, (ss, ds), rest, done + i * n)?;
+        }
+    }
+    Ok(())
+}
+
+/// The scalar reference for up to 64 flagged lanes of one step (it takes 32 per call), in
+/// order.
+#[inline(always)]
+fn cold64(
+    dir: &Direction,
     s: &[u8],
     d: &mut [u8],
     (ss, ds): (usize, usize),
@@ -1166,7 +1318,7 @@ pub(super) fn resolve64(
     for h in 0..2 {
         let half = (flagged >> (32 * h)) as u32;
         if let (true, Some(s), Some(d)) = (half != 0, s.get(32 * h * ss..), d.get_mut(32 * h * ds..)) {
-            lanes::resolve_flagged(dir, specials, s, d, (ss, ds), half, done + 32 * h)?;
+            lanes::cold_lanes(dir, s, d, (ss, ds), half, done + 32 * h)?;
         }
     }
     Ok(())

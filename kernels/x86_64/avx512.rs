@@ -384,17 +384,8 @@ fn steps(
     if src.len() + dst.len() >= super::x86_64_avx2::STREAM_MIN {
         return super::x86_64_avx2::blocks(n, dir, src, dst, (ss, ds), specials, step);
     }
-    let mut done = 0;
-    let mut sc = src.chunks_exact(ss * n);
-    let mut dc = dst.chunks_exact_mut(ds * n);
-    for (s, d) in (&mut sc).zip(&mut dc) {
-        let flagged = step(s, d);
-        if flagged != 0 {
-            super::x86_64_avx2::resolve64(dir, specials, s, d, (ss, ds), flagged, done)?;
-        }
-        done += n;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
+    let mut flags = [0; super::x86_64_avx2::GROUP];
+    super::x86_64_avx2::grouped(n, dir, src, dst, (ss, ds), specials, &mut step, 0, false, &mut flags).0
 }
 
 // int64 (`U` false) / uint64 (`U` true) -> float32 (`D` = 4) / float64 (`D` = 8): one
