@@ -1182,7 +1182,7 @@ pub(super) fn grouped(
         }
         if any != 0 {
             let k = gs.len() / cs;
-            if let Err(e) = resolve_group(dir, specials, gs, gd, (ss, ds), n, any, flags, done) {
+            if let Err(e) = resolve_group(dir, specials, gs, gd, (ss, ds), &Group { n, hits: any, flags, done }) {
                 return (Err(e), (done - done0) / n + k);
             }
         }
@@ -1191,27 +1191,33 @@ pub(super) fn grouped(
     (lanes::cold(dir, s_rest, d_rest, done), steps)
 }
 
-/// Resolve a group's flagged lanes (`hits`: its steps with flags), in order; out of line, one
-/// instance per pair of element sizes (`sizes` is a constant wherever this is inlined, so the
-/// match folds to one call), so the map's lanes are written with constant sizes.
+/// A group of steps for [`resolve_group`]: step `i` (of `n` elements) flagged the lanes
+/// `flags[i]` where bit `i` of `hits` is set; `done` elements come before the group.
+struct Group<'a> {
+    n: usize,
+    hits: u64,
+    flags: &'a [u64; GROUP],
+    done: usize,
+}
+
+/// Resolve a group's flagged lanes, in order; out of line, one instance per pair of element
+/// sizes (`sizes` is a constant wherever this is inlined, so the match folds to one call), so
+/// the map's lanes are written with constant sizes. (Other sizes do not occur; they would
+/// redo the whole group by the reference.)
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn resolve_group(
     dir: &Direction,
     specials: Option<&lanes::SpecialMap>,
     s: &[u8],
     d: &mut [u8],
     sizes: (usize, usize),
-    n: usize,
-    hits: u64,
-    flags: &[u64; GROUP],
-    done: usize,
+    g: &Group,
 ) -> Result<(), ElementError> {
     macro_rules! by_sizes {
         ($(($a:literal, $b:literal)),*) => {
             match sizes {
-                $(($a, $b) => resolve_group_at::<$a, $b>(dir, specials, s, d, n, hits, flags, done),)*
-                _ => resolve_group_any(dir, specials, s, d, sizes, n, hits, flags, done),
+                $(($a, $b) => resolve_group_at::<$a, $b>(dir, specials, s, d, g),)*
+                _ => lanes::cold(dir, s, d, g.done),
             }
         };
     }
@@ -1237,68 +1243,31 @@ fn resolve_group(
 
 /// [`resolve_group`] for sizes `SS` -> `DS`.
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
 fn resolve_group_at<const SS: usize, const DS: usize>(
     dir: &Direction,
     specials: Option<&lanes::SpecialMap>,
     s: &[u8],
     d: &mut [u8],
-    n: usize,
-    hits: u64,
-    flags: &[u64; GROUP],
-    done: usize,
+    g: &Group,
 ) -> Result<(), ElementError> {
-    resolve_group_dyn(dir, specials, s, d, (SS, DS), n, hits, flags, done)
-}
-
-/// [`resolve_group`] for other sizes.
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn resolve_group_any(
-    dir: &Direction,
-    specials: Option<&lanes::SpecialMap>,
-    s: &[u8],
-    d: &mut [u8],
-    sizes: (usize, usize),
-    n: usize,
-    hits: u64,
-    flags: &[u64; GROUP],
-    done: usize,
-) -> Result<(), ElementError> {
-    resolve_group_dyn(dir, specials, s, d, sizes, n, hits, flags, done)
-}
-
-/// [`resolve_group`] for any sizes (inlined into [`resolve_group_at`], where they are constants).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn resolve_group_dyn(
-    dir: &Direction,
-    specials: Option<&lanes::SpecialMap>,
-    s: &[u8],
-    d: &mut [u8],
-    (ss, ds): (usize, usize),
-    n: usize,
-    hits: u64,
-    flags: &[u64; GROUP],
-    done: usize,
-) -> Result<(), ElementError> {
-    let mut hits = hits;
-    let (cs, cd) = (ss * n, ds * n);
+    let mut hits = g.hits;
+    let (cs, cd) = (SS * g.n, DS * g.n);
     while hits != 0 {
         let i = hits.trailing_zeros() as usize;
         hits &= hits - 1;
         // (Cannot fail: `i` is below the group's step count, at most GROUP.)
-        let (Some(s), Some(d), Some(&f)) = (s.get(i * cs..(i + 1) * cs), d.get_mut(i * cd..(i + 1) * cd), flags.get(i))
+        let (Some(s), Some(d), Some(&f)) =
+            (s.get(i * cs..(i + 1) * cs), d.get_mut(i * cd..(i + 1) * cd), g.flags.get(i))
         else {
             break;
         };
         // The step's mapped NaN/Inf lanes, then the reference for the rest.
         let rest = match specials {
-            Some(m) => m.fix(s, d, (ss, ds), f),
+            Some(m) => m.fix(s, d, (SS, DS), f),
             None => f,
         };
         if rest != 0 {
-            cold64(dir, s, d, (ss, ds), rest, done + i * n)?;
+            cold64(dir, s, d, (SS, DS), rest, g.done + i * g.n)?;
         }
     }
     Ok(())
