@@ -541,6 +541,27 @@ impl SpecialMap {
     }
 }
 
+/// Where the scalar_map is exactly NaN, +Inf and -Inf of an IEEE float source, all three to
+/// one value `v`, and some finite source value `c` casts to `v` by itself: `c`'s bits (the
+/// reference decides both: `c` is `v` read back into the source type, then cast forward with
+/// the direction's own rounding and range rule). A kernel may then put `c` in every NaN/Inf
+/// lane before it converts, so that map hits are neither flagged nor resolved: a hit costs
+/// what any lane costs.
+pub fn special_substitute(dir: &Direction) -> Option<u64> {
+    let f = dir.from.format();
+    if f.kind != Kind::Float || f.nan != crate::dtype::NanEncoding::Ieee || dir.map.entries().len() != 3 {
+        return None;
+    }
+    let inf = f.positive_infinity();
+    let v = dir.map.get(f.canonical_nan())?;
+    if dir.map.get(inf) != Some(v) || dir.map.get(inf | f.sign_mask()) != Some(v) {
+        return None;
+    }
+    let c = scalar::convert(dir.to, dir.from, Rounding::NearestEven, None, v).ok()?;
+    let finite = matches!(dir.from.decode_bits(c), Decoded::Finite { .. });
+    (finite && scalar::convert(dir.from, dir.to, dir.rounding, dir.out_of_range, c) == Ok(v)).then_some(c)
+}
+
 /// A lane program as a type, so that it is inlined into each tier's entry function (a
 /// function pointer or `Fn` argument is not reliably inlined across target features).
 pub trait LaneOp {

@@ -457,6 +457,72 @@ fn reports_target_and_tier() {
     assert_eq!(plan.tier(), best);
 }
 
+/// A scalar_map sending NaN, +Inf and -Inf all to one value (float32 sources; float16 and
+/// bfloat16 to float32): where some finite source value casts to that value by itself, the
+/// x86 kernels put it in those lanes when the data holds many of them (every third element
+/// here), and resolve each hit otherwise (every 1,000th); where none does (Inf, NaN, int32's
+/// 2^24 + 1, and int32's least value, whose float32 converts to the lane pattern that is
+/// flagged anyway) they always resolve. Every result and first error must match scalar, on
+/// data in every target's range and on data with values past it.
+#[test]
+fn one_value_for_every_special_on_every_tier() {
+    use DataType as T;
+    use FillValue as V;
+    let n = 3 * 4096 + 37;
+    let cases: [(T, T, &[V]); 9] = [
+        (T::Float32, T::Int8, &[V::Int(-7), V::Int(0)]),
+        (T::Float32, T::UInt8, &[V::Int(200)]),
+        (T::Float32, T::Int16, &[V::Int(-300)]),
+        (T::Float32, T::UInt16, &[V::Int(65535)]),
+        (T::Float32, T::Int32, &[V::Int(12345), V::Int(16_777_217), V::Int(-2_147_483_648)]),
+        (T::Float32, T::Float16, &[V::Number("1.5"), V::Number("-0.0"), V::Number("65504"), V::Infinity, V::NaN]),
+        (T::Float32, T::BFloat16, &[V::Number("-2.5"), V::NegInfinity]),
+        (T::Float16, T::Float32, &[V::Number("2.5"), V::Number("1e-7"), V::Infinity]),
+        (T::BFloat16, T::Float32, &[V::Number("-0.0"), V::Number("3e38"), V::NaN]),
+    ];
+    for (every, rough) in [(3usize, false), (1000, false), (3, true), (1000, true)] {
+        for (src, dst, vs) in cases {
+            let f = src.format();
+            let exp = f.positive_infinity();
+            let specials = [exp | 1, exp | (1 << (f.man_bits - 1)) | f.sign_mask(), exp, exp | f.sign_mask(), exp | 3];
+            let to_src =
+                CastPlan::new(&CastConfig::new(src).with_out_of_range(Some(OutOfRange::Clamp)), T::Float64, None)
+                    .unwrap();
+            let bits: Vec<u64> = (0..n)
+                .map(|i| {
+                    let v = if i % every == every / 2 {
+                        return specials[i % specials.len()];
+                    } else if rough && i % 97 == 50 {
+                        // Past every integer target's range but int32's, and past float16's.
+                        [1.0e5, -3.5, 3.0e9, 7.0e4][i % 4]
+                    } else {
+                        (i * 37 % 240) as f64 * 0.5
+                    };
+                    scalar::cast_element(to_src.encoder(), f64::to_bits(v)).unwrap()
+                })
+                .collect();
+            let input = to_bytes(src, &bits);
+            for &v in vs {
+                let map = [(V::NaN, v), (V::Infinity, v), (V::NegInfinity, v)];
+                for oor in [None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)] {
+                    if oor == Some(OutOfRange::Wrap) && dst.is_float() {
+                        continue;
+                    }
+                    for r in Rounding::ALL {
+                        let cfg =
+                            CastConfig::new(dst).with_rounding(r).with_out_of_range(oor).with_scalar_map(&map, &[]);
+                        let plan = CastPlan::new(&cfg, src, None).unwrap();
+                        for tier in vector_tiers() {
+                            let what = format!("every {every} rough {rough} {src}->{dst} {v} {r} {oor:?}");
+                            same_as_scalar(&plan, tier, &input, &what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// scalar_map keys NaN / +Inf / -Inf (alone or together) on IEEE float sources: the vector
 /// kernels write mapped specials in-line; every result, and every first error, must match
 /// scalar. NaNs come with other payloads and signs, since any NaN matches a NaN key.

@@ -179,6 +179,18 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     use DataType as T;
     let to = dir.to;
     let (m, r) = (mode_code(dir.rounding), range_code(dir.out_of_range));
+    // A scalar_map of NaN/+-Inf to one value: the kernels that can put a source value in
+    // those lanes ([`Substitute`]), where they have that form.
+    if from == T::Float32 && lanes::special_substitute(dir).is_some() {
+        let k = match to {
+            T::Float16 => Some(pick_to_f16_map(m)),
+            T::BFloat16 => by_mode!(m, pick_to_bf16_map),
+            _ => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub, t, r)),
+        };
+        if k.is_some() {
+            return k;
+        }
+    }
     if from == to {
         if let Some(k) = pick_identity(from) {
             return Some(k);
@@ -337,6 +349,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             }),
         };
     }
+    // (A scalar_map with a [`Substitute`]: float32's were picked above.)
+    let sub = lanes::special_substitute(dir).is_some();
     let src_code = match from {
         T::Float32 => src::F32,
         T::Float16 => src::F16,
@@ -352,6 +366,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float64, T::Float16) => Some(pick_to_f16::<{ src::TOP_F64 }>(m)),
         (T::Float64, T::BFloat16) => by_mode!(m, pick_to_bf16[src::ODD_F64]),
         (T::BFloat16, T::Float16) => Some(pick_to_f16::<{ src::BF16 }>(m)),
+        (T::Float16, T::Float32) if sub => Some(half_to_f32_map::<{ src::F16 }> as KernelFn),
+        (T::BFloat16, T::Float32) if sub => Some(half_to_f32_map::<{ src::BF16 }> as KernelFn),
         (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float32) => Some(half_to_f32::<{ src::BF16 }> as KernelFn),
         (T::Float32, T::BFloat16) => by_mode!(m, pick_to_bf16[src::F32]),
@@ -781,6 +797,72 @@ fn pick_f2i_pack<const S: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
     })
 }
 
+/// float32 -> int8/uint8/int16/uint16/int32 in rounding `M` with [`Substitute`] (the rest:
+/// none).
+fn pick_f2i_sub<const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
+    const F: u8 = src::F32;
+    Some(match t {
+        tgt::I8 => by_rule!(f2i_pack_map[F, M, { tgt::I8 }], r),
+        tgt::U8 => by_rule!(f2i_pack_map[F, M, { tgt::U8 }], r),
+        tgt::I16 => by_rule!(f2i_pack_map[F, M, { tgt::I16 }], r),
+        tgt::U16 => by_rule!(f2i_pack_map[F, M, { tgt::U16 }], r),
+        tgt::I32 => by_rule!(f2i_pack_map[F, M, { tgt::I32 }], r),
+        _ => return None,
+    })
+}
+
+/// A kernel for plans whose scalar_map has a [`Substitute`]: the substituting one (`$sub`)
+/// where the source holds NaN/Inf often enough ([`dense_specials`]), else the plain one,
+/// whose resolution of each hit (about 25 cycles) costs less on sparser data than the
+/// substitution's ops on every step (measured x0.7-0.85 of the plain loop without hits).
+macro_rules! by_density {
+    ($name:ident <$(const $g:ident: $gt:ty),*>, $plain:ident, $sub:ident) => {
+        fn $name<$(const $g: $gt),*>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            if dense_specials(src, dir.from.format()) {
+                $sub::<$($g),*>(dir, src, dst)
+            } else {
+                $plain::<$($g),*>(dir, src, dst)
+            }
+        }
+    };
+}
+by_density!(f2i_pack_map<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack, f2i_pack_sub);
+by_density!(f32_to_f16_map<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16, f32_to_f16_sub);
+by_density!(f32_to_bf16_map<const S: u8, const M: u8>, f32_to_bf16, f32_to_bf16_sub);
+
+/// float32 -> float16 in rounding `m` with [`Substitute`] (`by_density`).
+fn pick_to_f16_map(m: u8) -> KernelFn {
+    const F: u8 = src::F32;
+    match m {
+        mode::NE => f32_to_f16_map::<F, { _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
+        mode::TZ => f32_to_f16_map::<F, { _MM_FROUND_TO_ZERO }, false>,
+        mode::TP => f32_to_f16_map::<F, { _MM_FROUND_TO_POS_INF }, false>,
+        mode::TN => f32_to_f16_map::<F, { _MM_FROUND_TO_NEG_INF }, false>,
+        _ => f32_to_f16_map::<F, { _MM_FROUND_TO_NEAREST_INT }, true>,
+    }
+}
+
+/// float32 -> bfloat16 in rounding `M` with [`Substitute`] (`by_density`).
+fn pick_to_bf16_map<const M: u8>() -> Option<KernelFn> {
+    Some(f32_to_bf16_map::<{ src::F32 }, M> as KernelFn)
+}
+
+/// Whether NaN/Inf make up about 1/256 or more of the elements (of format `f`) of `src`, by a
+/// sample of every 251st element (a prime: data with a special every 100 or 1,000 elements
+/// is sampled at its own rate), under 1% of a kernel's time: about where substituting every
+/// lane starts to cost less than resolving each hit. Only a choice of speed: both kernels
+/// write the same bytes.
+fn dense_specials(src: &[u8], f: &Format) -> bool {
+    const STRIDE: usize = 251;
+    let (mut seen, mut hits) = (0usize, 0usize);
+    let exp = f.positive_infinity();
+    for e in src.chunks_exact(f.size).step_by(STRIDE) {
+        seen += 1;
+        hits += usize::from(crate::kernels::scalar::read_bits(f, e) & exp == exp);
+    }
+    hits > 0 && hits * 256 >= seen
+}
+
 /// float16/bfloat16/float32 -> uint32 in rounding `M`.
 fn pick_f2u32<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
     Some(by_rule!(f2u32[S, M], r))
@@ -983,6 +1065,13 @@ macro_rules! entry {
             // SAFETY: `select` hands these kernels out only after run-time detection reported
             // AVX2, FMA, F16C and BMI2 with OS support for the AVX state (see `dispatch`).
             unsafe { $body $(::<$($g),*>)? (dir, src, dst) }
+        }
+    };
+    // A body with one more const generic, set here (`$extra`).
+    ($vis:vis $name:ident <$(const $g:ident: $gt:ty),*>, $body:ident [$extra:expr]) => {
+        $vis fn $name <$(const $g: $gt),*> (dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            // SAFETY: as above.
+            unsafe { $body::<$($g),*, { $extra }>(dir, src, dst) }
         }
     };
 }
@@ -1464,9 +1553,11 @@ mod to_f16 {
     // (65504) or more (Inf, NaN), and a smaller x at most 0x7bff, which flags a few lanes
     // the reference then redoes. Against the same test on the f32 lanes, 8 per op: x1.4-1.9
     // in cache (nearest-even, towards zero and +-Inf). 32 elements per step.
-    entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body);
+    entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[false]);
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
+    entry!(pub(super) f32_to_f16_sub<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool>(
+    fn f32_to_f16_body<const S: u8, const MODE: i32, const AWAY: bool, const SUB: bool>(
         dir: &Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -1477,6 +1568,7 @@ mod to_f16 {
         let one = _mm256_set1_epi32(1);
         let ss = src::size(S);
         let mini = Mini::of(dir.from.format());
+        let sub = Substitute::of(dir, SUB);
         // Eight lanes converted, and with `AWAY` the lanes' flags: nearest-away needs |x|
         // for its last bit anyway, and there the test on it measured faster (x1.05-1.15).
         let cvt = |x: __m256| {
@@ -1491,6 +1583,8 @@ mod to_f16 {
         chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
             let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
             let [x0, x1, x2, x3] = f32_lanes::<S, 4>(s, &mini);
+            let [x0, x1, x2, x3] =
+                if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
             let ((h0, f0), (h1, f1), (h2, f2), (h3, f3)) = (cvt(x0), cvt(x1), cvt(x2), cvt(x3));
             let (h01, h23) = (_mm256_set_m128i(h1, h0), _mm256_set_m128i(h3, h2));
             // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
@@ -1506,23 +1600,36 @@ mod to_f16 {
         })
     }
 }
-use to_f16::f32_to_f16;
+use to_f16::{f32_to_f16, f32_to_f16_sub};
 
 // float16 / bfloat16 -> float32: exact widening (F16C, or a shift into the top half). NaN
 // (canonical pattern) and +-Inf (possible map keys) go cold. 32 elements per step.
-entry!(half_to_f32<const S: u8>, half_to_f32_body);
+entry!(half_to_f32<const S: u8>, half_to_f32_body[false]);
+// The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]).
+entry!(half_to_f32_sub<const S: u8>, half_to_f32_body[true]);
+by_density!(half_to_f32_map<const S: u8>, half_to_f32, half_to_f32_sub);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn half_to_f32_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn half_to_f32_body<const S: u8, const SUB: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 32;
     let ss = src::size(S);
     let mini = Mini::of(dir.from.format());
+    let sub = Substitute::of(dir, SUB);
     chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
         let Some(d) = d.get_mut(..N * 4) else { return u32::MAX };
         let mut special = [_mm256_setzero_si256(); 4];
         for (k, (m, x)) in special.iter_mut().zip(f32_lanes::<S, 4>(s, &mini)).enumerate() {
+            *m = special_ps(x);
+            // (Substituted lanes are no longer flagged: the mask is zero without a substitute.)
+            let x = if SUB { sub.apply_at(x, *m) } else { x };
             // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
             unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
-            *m = special_ps(x);
+            if SUB {
+                *m = _mm256_andnot_si256(sub.on, *m);
+            }
         }
         lanes32(special)
     })
@@ -1537,9 +1644,11 @@ mod to_bf16 {
     // carry out of the largest finite value gives Inf). Nearest-even adds 0x7fff plus the kept
     // half's last bit, nearest-away 0x8000, the directed modes 0xffff on their side of zero.
     // Magnitudes that may round to Inf (and NaN/Inf) go cold. 32 elements per step.
-    entry!(pub(super) f32_to_bf16<const S: u8, const M: u8>, f32_to_bf16_body);
+    entry!(pub(super) f32_to_bf16<const S: u8, const M: u8>, f32_to_bf16_body[false]);
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
+    entry!(pub(super) f32_to_bf16_sub<const S: u8, const M: u8>, f32_to_bf16_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn f32_to_bf16_body<const S: u8, const M: u8>(
+    fn f32_to_bf16_body<const S: u8, const M: u8, const SUB: bool>(
         dir: &Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -1554,6 +1663,7 @@ mod to_bf16 {
         });
         let abs = _mm256_set1_epi32(i32::MAX);
         let low = _mm256_set1_epi32(0xffff);
+        let sub = Substitute::of(dir, SUB);
         let conv = |x: __m256i| {
             let inc = match M {
                 mode::NE => _mm256_add_epi32(
@@ -1570,7 +1680,10 @@ mod to_bf16 {
         };
         chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
             let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
-            let at = |k: usize| conv(_mm256_castps_si256(load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]))));
+            let at = |k: usize| {
+                let x = load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
+                conv(_mm256_castps_si256(if SUB { sub.apply(x) } else { x }))
+            };
             let ((r0, f0), (r1, f1), (r2, f2), (r3, f3)) = (at(0), at(1), at(2), at(3));
             // Lanes hold values below 2^16, so the unsigned-saturating pack is exact.
             let pack = |a: __m256i, b: __m256i| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
@@ -1583,7 +1696,7 @@ mod to_bf16 {
         })
     }
 }
-use to_bf16::f32_to_bf16;
+use to_bf16::{f32_to_bf16, f32_to_bf16_sub};
 
 // float32 -> float8_e5m2 / float8_e4m3 through float16: e5m2 is a float16's top byte, and
 // e4m3 is the top bits (shifted right by 7) of the float16 of x * 2^-8 (exact scaling), in
@@ -2093,6 +2206,66 @@ fn special_ps(x: __m256) -> __m256i {
     _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
 }
 
+/// The float32 source value that a kernel puts in every NaN/+-Inf lane before converting,
+/// where the scalar_map sends all three to one value ([`lanes::special_substitute`]): those
+/// lanes then convert to the mapped value and are not flagged, so a map hit costs no more
+/// than any lane (three ops per eight lanes on every lane). Without a substitute the test
+/// never matches (the kernel then flags those lanes as it does without one).
+#[derive(Clone, Copy)]
+struct Substitute {
+    mask: __m256i,
+    key: __m256i,
+    value: __m256,
+    /// All ones where there is a substitute, else zero.
+    on: __m256i,
+}
+
+impl Substitute {
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn of(dir: &Direction, on: bool) -> Substitute {
+        // (The source value as f32: float16/bfloat16 lanes are tested after widening.)
+        let as_f32 = |c: u64| match dir.from {
+            DataType::Float32 => Some(c),
+            DataType::Float16 | DataType::BFloat16 => {
+                crate::kernels::scalar::convert(dir.from, DataType::Float32, dir.rounding, None, c).ok()
+            }
+            _ => None,
+        };
+        match lanes::special_substitute(dir).filter(|_| on).and_then(as_f32) {
+            Some(c) => Substitute {
+                mask: _mm256_set1_epi32(0x7f80_0000),
+                key: _mm256_set1_epi32(0x7f80_0000),
+                value: _mm256_castsi256_ps(_mm256_set1_epi32(c as i32)),
+                on: _mm256_set1_epi32(-1),
+            },
+            // (Masked to zero, never -1.)
+            _ => Substitute {
+                mask: _mm256_setzero_si256(),
+                key: _mm256_set1_epi32(-1),
+                value: _mm256_setzero_ps(),
+                on: _mm256_setzero_si256(),
+            },
+        }
+    }
+
+    /// `x` with its NaN/+-Inf lanes (`special`: [`special_ps`]) replaced, where there is a
+    /// substitute (else `x`).
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn apply_at(&self, x: __m256, special: __m256i) -> __m256 {
+        _mm256_blendv_ps(x, self.value, _mm256_castsi256_ps(_mm256_and_si256(special, self.on)))
+    }
+
+    /// `x` with its NaN/+-Inf lanes replaced.
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn apply(&self, x: __m256) -> __m256 {
+        let e = _mm256_and_si256(_mm256_castps_si256(x), self.mask);
+        _mm256_blendv_ps(x, self.value, _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, self.key)))
+    }
+}
+
 /// Eight uint32 lanes as f32 nearest-even `f = hi * 2^16 + lo` (the exact 16-bit halves, one
 /// FMA rounding) and that rounding's error `e = lo + (hi * 2^16 - f)`, exact (Fast2Sum:
 /// `hi * 2^16` is the larger addend; |e| <= 128): `x = f + e`.
@@ -2458,9 +2631,11 @@ mod f2i {
     // and -2^31 itself) goes cold; it is below every narrower target's range, so without a rule
     // the range test catches it. Clamp is the saturating packs (min/max for the sub-byte types),
     // wrap keeps the low bits. 32 elements per step.
-    entry!(pub(super) f2i_pack<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body);
+    entry!(pub(super) f2i_pack<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body[false]);
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
+    entry!(pub(super) f2i_pack_sub<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8>(
+    fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8, const SUB: bool>(
         dir: &Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -2488,6 +2663,7 @@ mod f2i {
         // uint32/uint64 without a rule: every negative lane (the indefinite included) is flagged.
         let negative_fails = R == range::ERROR && matches!(T, tgt::U32 | tgt::U64);
         let mini = Mini::of(dir.from.format());
+        let sub = Substitute::of(dir, SUB);
         // Nearest-away by the last bit, as for float64 ([`last_bit_pd`]), where f32's grid is
         // finer than the integers' (below 2^22: every float16 and byte float value), or where
         // every lane from 2^22 on is out of range and stays so, with its sign (8/16-bit and
@@ -2561,6 +2737,12 @@ mod f2i {
         let step = |s: &[u8], d: &mut [u8]| {
             let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
             let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
+            let pre = if SUB {
+                let [a, b, c, e] = pre;
+                [sub.apply(a), sub.apply(b), sub.apply(c), sub.apply(e)]
+            } else {
+                pre
+            };
             // The byte float types' special codes, found by their bytes (32 at a time).
             let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
             let ((a, fa), (b, fb), (c, fc), (e, fe)) =
@@ -2606,7 +2788,7 @@ mod f2i {
         chunked_halves::<N>(dir, src, dst, (ss, ds), halves, step)
     }
 }
-use f2i::f2i_pack;
+use f2i::{f2i_pack, f2i_pack_sub};
 
 // Its own codegen unit, as `to_f16`.
 mod wide {
@@ -4601,6 +4783,63 @@ mod tests {
     use super::{dispatch, is_mini, Mini};
     use crate::{DataType, Decoded, Kind, ALL_DATA_TYPES};
     use core::arch::x86_64::_mm256_storeu_ps;
+
+    /// The sample that picks a map plan's kernel: the substituting one where NaN/Inf are
+    /// 1% of the data or more (at random places or every 100th), the plain one at 0.1% or
+    /// none. (The tiers tests cannot see the choice: both kernels write the same bytes.)
+    #[test]
+    fn map_kernels_substitute_where_nan_and_inf_are_dense() {
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -f32::NAN];
+        let f = DataType::Float32.format();
+        // A special where the random word (or with `periodic` the index) is a multiple of
+        // `m` (none for 0).
+        let data = |periodic: bool, m: u64| {
+            let mut out = [0u8; 1 << 18];
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            for (i, o) in (0u64..).zip(out.chunks_exact_mut(4)) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let hit = m != 0 && if periodic { i.is_multiple_of(m) } else { x.is_multiple_of(m) };
+                let v = if hit { specials[(x % 4) as usize] } else { i as f32 * 0.25 };
+                o.copy_from_slice(&v.to_ne_bytes());
+            }
+            out
+        };
+        assert!(super::dense_specials(&data(false, 3), f));
+        assert!(super::dense_specials(&data(false, 100), f));
+        assert!(super::dense_specials(&data(true, 100), f));
+        assert!(!super::dense_specials(&data(false, 1000), f));
+        assert!(!super::dense_specials(&data(true, 1000), f));
+        assert!(!super::dense_specials(&data(false, 0), f));
+        assert!(!super::dense_specials(&[], f));
+    }
+
+    /// A map of NaN/+-Inf to one value has a substitute exactly where a finite float32 casts
+    /// to that value by itself (then the kernels may put it in those lanes).
+    #[test]
+    fn a_map_has_a_substitute_where_a_finite_source_value_casts_to_its_value() {
+        use crate::kernels::lanes::special_substitute;
+        use crate::{CastConfig, CastPlan, DataType as T, FillValue as V, OutOfRange, Rounding};
+        let sub = |to: T, map: &[(V, V)], r: Rounding, oor: Option<OutOfRange>| {
+            let cfg = CastConfig::new(to).with_rounding(r).with_out_of_range(oor).with_scalar_map(map, &[]);
+            special_substitute(CastPlan::new(&cfg, T::Float32, None).unwrap().encoder())
+        };
+        let all = |v| [(V::NaN, v), (V::Infinity, v), (V::NegInfinity, v)];
+        let ne = Rounding::NearestEven;
+        assert_eq!(sub(T::UInt8, &all(V::Int(200)), ne, None), Some(200f32.to_bits() as u64));
+        assert_eq!(sub(T::Int16, &all(V::Int(-300)), Rounding::TowardsZero, None), Some((-300f32).to_bits() as u64));
+        assert_eq!(sub(T::Float16, &all(V::Number("-0.0")), ne, None), Some(0x8000_0000));
+        assert_eq!(sub(T::Float16, &all(V::Number("1.5")), ne, None), Some(1.5f32.to_bits() as u64));
+        // No finite float32 is that value, or the map is not one value for all three.
+        assert_eq!(sub(T::Int32, &all(V::Int(16_777_217)), ne, None), None);
+        assert_eq!(sub(T::Float16, &all(V::Infinity), ne, None), None);
+        assert_eq!(sub(T::BFloat16, &all(V::NaN), ne, None), None);
+        let two = [(V::NaN, V::Int(1)), (V::Infinity, V::Int(1)), (V::NegInfinity, V::Int(2))];
+        assert_eq!(sub(T::Int8, &two, ne, None), None);
+        assert_eq!(sub(T::Int8, &[(V::NaN, V::Int(1)), (V::Infinity, V::Int(1))], ne, None), None);
+        assert_eq!(sub(T::Int8, &[], ne, None), None);
+    }
 
     /// Tables of sources of 6 bits or less mark their failing bytes by bit 7 of the low plane
     /// where every byte that casts leaves it clear, look up a plane of fails where not, and
