@@ -2232,7 +2232,8 @@ impl Substitute {
             }
             _ => None,
         };
-        match lanes::special_substitute(dir).filter(|_| on).and_then(as_f32) {
+        let found = if on { lanes::special_substitute(dir) } else { None };
+        match found.and_then(as_f32) {
             Some(c) => Substitute {
                 mask: _mm256_set1_epi32(0x7f80_0000),
                 key: _mm256_set1_epi32(0x7f80_0000),
