@@ -169,6 +169,20 @@ macro_rules! by_rule {
     };
 }
 
+/// `$k::<S, F16C's rounding immediate, AWAY>` ([`f32_to_f16`] or its map form) for the
+/// rounding code `$m` (nearest-away: nearest-even with `AWAY`).
+macro_rules! by_f16c_mode {
+    ($m:expr, $k:ident, $s:expr) => {
+        match $m {
+            mode::NE => $k::<{ $s }, { _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
+            mode::TZ => $k::<{ $s }, { _MM_FROUND_TO_ZERO }, false>,
+            mode::TP => $k::<{ $s }, { _MM_FROUND_TO_POS_INF }, false>,
+            mode::TN => $k::<{ $s }, { _MM_FROUND_TO_NEG_INF }, false>,
+            _ => $k::<{ $s }, { _MM_FROUND_TO_NEAREST_INT }, true>,
+        }
+    };
+}
+
 /// A specialised kernel for the direction, if there is one. Only called after run-time
 /// detection reported AVX2, FMA, F16C and BMI2.
 pub fn select(dir: &Direction) -> Option<KernelFn> {
@@ -183,7 +197,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     // those lanes ([`Substitute`]), where they have that form.
     if from == T::Float32 && lanes::special_substitute(dir).is_some() {
         let k = match to {
-            T::Float16 => Some(pick_to_f16_map(m)),
+            T::Float16 => Some(by_f16c_mode!(m, f32_to_f16_map, src::F32)),
             T::BFloat16 => by_mode!(m, pick_to_bf16_map),
             _ => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub, t, r)),
         };
@@ -768,13 +782,7 @@ fn pick_int64_to_bf16<const S: u8, const M: u8>() -> Option<KernelFn> {
 
 /// A source whose values are f32 ([`load8`]) -> float16: F16C's rounding, one per element.
 fn pick_to_f16<const S: u8>(m: u8) -> KernelFn {
-    match m {
-        mode::NE => f32_to_f16::<S, { _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
-        mode::TZ => f32_to_f16::<S, { _MM_FROUND_TO_ZERO }, false>,
-        mode::TP => f32_to_f16::<S, { _MM_FROUND_TO_POS_INF }, false>,
-        mode::TN => f32_to_f16::<S, { _MM_FROUND_TO_NEG_INF }, false>,
-        _ => f32_to_f16::<S, { _MM_FROUND_TO_NEAREST_INT }, true>,
-    }
+    by_f16c_mode!(m, f32_to_f16, S)
 }
 
 /// A float source -> an integer target with a [`tgt`] code `t`, in rounding `M`.
@@ -829,18 +837,6 @@ macro_rules! by_density {
 by_density!(f2i_pack_map<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack, f2i_pack_sub);
 by_density!(f32_to_f16_map<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16, f32_to_f16_sub);
 by_density!(f32_to_bf16_map<const S: u8, const M: u8>, f32_to_bf16, f32_to_bf16_sub);
-
-/// float32 -> float16 in rounding `m` with [`Substitute`] (`by_density`).
-fn pick_to_f16_map(m: u8) -> KernelFn {
-    const F: u8 = src::F32;
-    match m {
-        mode::NE => f32_to_f16_map::<F, { _MM_FROUND_TO_NEAREST_INT }, false> as KernelFn,
-        mode::TZ => f32_to_f16_map::<F, { _MM_FROUND_TO_ZERO }, false>,
-        mode::TP => f32_to_f16_map::<F, { _MM_FROUND_TO_POS_INF }, false>,
-        mode::TN => f32_to_f16_map::<F, { _MM_FROUND_TO_NEG_INF }, false>,
-        _ => f32_to_f16_map::<F, { _MM_FROUND_TO_NEAREST_INT }, true>,
-    }
-}
 
 /// float32 -> bfloat16 in rounding `M` with [`Substitute`] (`by_density`).
 fn pick_to_bf16_map<const M: u8>() -> Option<KernelFn> {
