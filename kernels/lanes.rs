@@ -126,6 +126,9 @@ pub struct LaneParams {
     /// Canonical scalar_map keys (padded with a copy of the first), and how many are real.
     keys: [u64; MAX_LANE_KEYS],
     nkeys: usize,
+    /// The source value a kernel may put in NaN/Inf lanes instead of resolving them as map
+    /// hits ([`special_substitute`]), found once, when the plan is bound.
+    pub substitute: Option<u64>,
 }
 
 impl LaneParams {
@@ -178,6 +181,7 @@ impl LaneParams {
             max_bits: d.max_bits(),
             keys,
             nkeys: entries.len(),
+            substitute: special_substitute(dir),
         })
     }
 }

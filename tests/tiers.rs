@@ -469,7 +469,7 @@ fn one_value_for_every_special_on_every_tier() {
     use DataType as T;
     use FillValue as V;
     let n = 3 * 4096 + 37;
-    let cases: [(T, T, &[V]); 9] = [
+    let cases: [(T, T, &[V]); 15] = [
         (T::Float32, T::Int8, &[V::Int(-7), V::Int(0)]),
         (T::Float32, T::UInt8, &[V::Int(200)]),
         (T::Float32, T::Int16, &[V::Int(-300)]),
@@ -479,6 +479,16 @@ fn one_value_for_every_special_on_every_tier() {
         (T::Float32, T::BFloat16, &[V::Number("-2.5"), V::NegInfinity]),
         (T::Float16, T::Float32, &[V::Number("2.5"), V::Number("1e-7"), V::Infinity]),
         (T::BFloat16, T::Float32, &[V::Number("-0.0"), V::Number("3e38"), V::NaN]),
+        (T::Float64, T::Int8, &[V::Int(-7)]),
+        (T::Float64, T::UInt8, &[V::Int(255)]),
+        (T::Float64, T::Int16, &[V::Int(-32768)]),
+        (T::Float64, T::UInt16, &[V::Int(300)]),
+        (T::Float64, T::Int32, &[V::Int(2_147_483_647), V::Int(-2_147_483_648)]),
+        (
+            T::Float64,
+            T::Float32,
+            &[V::Number("1.5"), V::Number("-0.0"), V::Number("3.4028234663852886e38"), V::Number("1e-45"), V::Infinity],
+        ),
     ];
     for (every, rough) in [(3usize, false), (1000, false), (3, true), (1000, true)] {
         for (src, dst, vs) in cases {
@@ -493,8 +503,9 @@ fn one_value_for_every_special_on_every_tier() {
                     let v = if i % every == every / 2 {
                         return specials[i % specials.len()];
                     } else if rough && i % 97 == 50 {
-                        // Past every integer target's range but int32's, and past float16's.
-                        [1.0e5, -3.5, 3.0e9, 7.0e4][i % 4]
+                        // Past every integer target's range but int32's, past float16's,
+                        // and (float64) past float32's.
+                        [1.0e5, -3.5, 3.0e9, 7.0e4, -1.0e300][i % 5]
                     } else {
                         (i * 37 % 240) as f64 * 0.5
                     };

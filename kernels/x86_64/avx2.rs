@@ -195,11 +195,14 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     let (m, r) = (mode_code(dir.rounding), range_code(dir.out_of_range));
     // A scalar_map of NaN/+-Inf to one value: the kernels that can put a source value in
     // those lanes ([`Substitute`]), where they have that form.
-    if from == T::Float32 && lanes::special_substitute(dir).is_some() {
-        let k = match to {
-            T::Float16 => Some(by_f16c_mode!(m, f32_to_f16_map, src::F32)),
-            T::BFloat16 => by_mode!(m, pick_to_bf16_map),
-            _ => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub, t, r)),
+    let sub = dir.lanes.as_ref().is_some_and(|l| l.substitute.is_some());
+    if sub && matches!(from, T::Float32 | T::Float64) {
+        let k = match (from, to) {
+            (T::Float32, T::Float16) => Some(by_f16c_mode!(m, f32_to_f16_map, src::F32)),
+            (T::Float32, T::BFloat16) => by_mode!(m, pick_to_bf16_map),
+            (T::Float32, _) => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub[src::F32], t, r)),
+            (_, T::Float32) => by_mode!(m, pick_f64_to_f32_map),
+            _ => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub[src::F64], t, r)),
         };
         if k.is_some() {
             return k;
@@ -363,8 +366,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             }),
         };
     }
-    // (A scalar_map with a [`Substitute`]: float32's were picked above.)
-    let sub = lanes::special_substitute(dir).is_some();
+    // (A scalar_map with a [`Substitute`]: float32's and float64's were picked above.)
     let src_code = match from {
         T::Float32 => src::F32,
         T::Float16 => src::F16,
@@ -805,10 +807,9 @@ fn pick_f2i_pack<const S: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
     })
 }
 
-/// float32 -> int8/uint8/int16/uint16/int32 in rounding `M` with [`Substitute`] (the rest:
-/// none).
-fn pick_f2i_sub<const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
-    const F: u8 = src::F32;
+/// float32/float64 (`S`) -> int8/uint8/int16/uint16/int32 in rounding `M` with
+/// [`Substitute`] (the rest: none).
+fn pick_f2i_sub<const F: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
     Some(match t {
         tgt::I8 => by_rule!(f2i_pack_map[F, M, { tgt::I8 }], r),
         tgt::U8 => by_rule!(f2i_pack_map[F, M, { tgt::U8 }], r),
@@ -843,7 +844,12 @@ fn pick_to_bf16_map<const M: u8>() -> Option<KernelFn> {
     Some(f32_to_bf16_map::<{ src::F32 }, M> as KernelFn)
 }
 
-/// Whether NaN/Inf make up about 1/256 or more of the elements (2 or 4 bytes, of format `f`)
+/// float64 -> float32 in rounding `M` with [`Substitute`] (`by_density`).
+fn pick_f64_to_f32_map<const M: u8>() -> Option<KernelFn> {
+    Some(f64_to_f32_map::<{ src::F64 }, M> as KernelFn)
+}
+
+/// Whether NaN/Inf make up about 1/256 or more of the elements (2, 4 or 8 bytes, of format `f`)
 /// of `src`, by a sample of every 509th element (a prime: data with a special every 100 or
 /// 1,000 elements is sampled at its own rate): about where substituting every lane starts to
 /// cost less than resolving each hit. Only a choice of speed: both kernels write the same
@@ -858,6 +864,7 @@ fn dense_specials(src: &[u8], f: &Format) -> bool {
         hits += usize::from(bits & exp == exp);
     };
     match f.size {
+        8 => src.chunks_exact(8 * STRIDE).for_each(|c| at(c.first_chunk().map_or(0, |b| u64::from_ne_bytes(*b)))),
         4 => {
             src.chunks_exact(4 * STRIDE).for_each(|c| at(c.first_chunk().map_or(0, |b| u32::from_ne_bytes(*b)).into()))
         }
@@ -1437,10 +1444,18 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
 // int64/uint64 come rounded to odd at 53 bits, enough for any of these roundings.
 // Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every rounding
 // inside the finite range. 32 elements per step.
-entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body);
+entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body[false]);
+// The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float64.
+entry!(f64_to_f32_sub<const S: u8, const M: u8>, f64_to_f32_body[true]);
+by_density!(f64_to_f32_map<const S: u8, const M: u8>, f64_to_f32, f64_to_f32_sub);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 32;
+    let sub = Substitute::of(dir, SUB);
     // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold.
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
     let limit = _mm256_set1_epi32(0x47ef_fffe);
@@ -1459,6 +1474,7 @@ fn f64_to_f32_body<const S: u8, const M: u8>(dir: &Direction, src: &[u8], dst: &
                 } else {
                     load8_pd_int::<S, true>(s.get(64 * k..).unwrap_or(&[]))
                 };
+                let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
                 *h = [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
                 let y = match M {
                     mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
@@ -2211,16 +2227,18 @@ fn special_ps(x: __m256) -> __m256i {
     _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
 }
 
-/// The float32 source value that a kernel puts in every NaN/+-Inf lane before converting,
-/// where the scalar_map sends all three to one value ([`lanes::special_substitute`]): those
-/// lanes then convert to the mapped value and are not flagged, so a map hit costs no more
-/// than any lane (three ops per eight lanes on every lane). Without a substitute the test
-/// never matches (the kernel then flags those lanes as it does without one).
+/// The source value that a kernel puts in every NaN/+-Inf lane before converting, where the
+/// scalar_map sends all three to one value ([`lanes::special_substitute`]): those lanes then
+/// convert to the mapped value and are not flagged, so a map hit costs no more than any lane
+/// (three ops per vector on every lane). In f32 lanes (float32, and float16/bfloat16 after
+/// widening) or f64 lanes (float64). Without a substitute the test never matches (the kernel
+/// then flags those lanes as it does without one).
 #[derive(Clone, Copy)]
 struct Substitute {
     mask: __m256i,
     key: __m256i,
-    value: __m256,
+    /// The value's bits in every lane.
+    value: __m256i,
     /// All ones where there is a substitute, else zero.
     on: __m256i,
 }
@@ -2229,27 +2247,26 @@ impl Substitute {
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     #[inline]
     fn of(dir: &Direction, on: bool) -> Substitute {
-        // (The source value as f32: float16/bfloat16 lanes are tested after widening.)
-        let as_f32 = |c: u64| match dir.from {
-            DataType::Float32 => Some(c),
+        let exp32 = _mm256_set1_epi32(0x7f80_0000);
+        // (The exponent field and the value, in the lanes the kernel tests.)
+        let lanes = |c: u64| match dir.from {
+            DataType::Float32 => Some((exp32, _mm256_set1_epi32(c as i32))),
             DataType::Float16 | DataType::BFloat16 => {
-                crate::kernels::scalar::convert(dir.from, DataType::Float32, dir.rounding, None, c).ok()
+                crate::kernels::scalar::convert(dir.from, DataType::Float32, dir.rounding, None, c)
+                    .ok()
+                    .map(|c| (exp32, _mm256_set1_epi32(c as i32)))
             }
+            DataType::Float64 => Some((_mm256_set1_epi64x(0x7ff0_0000_0000_0000), _mm256_set1_epi64x(c as i64))),
             _ => None,
         };
-        let found = if on { lanes::special_substitute(dir) } else { None };
-        match found.and_then(as_f32) {
-            Some(c) => Substitute {
-                mask: _mm256_set1_epi32(0x7f80_0000),
-                key: _mm256_set1_epi32(0x7f80_0000),
-                value: _mm256_castsi256_ps(_mm256_set1_epi32(c as i32)),
-                on: _mm256_set1_epi32(-1),
-            },
+        let found = if on { dir.lanes.as_ref().and_then(|l| l.substitute) } else { None };
+        match found.and_then(lanes) {
+            Some((exp, value)) => Substitute { mask: exp, key: exp, value, on: _mm256_set1_epi32(-1) },
             // (Masked to zero, never -1.)
             _ => Substitute {
                 mask: _mm256_setzero_si256(),
                 key: _mm256_set1_epi32(-1),
-                value: _mm256_setzero_ps(),
+                value: _mm256_setzero_si256(),
                 on: _mm256_setzero_si256(),
             },
         }
@@ -2260,15 +2277,26 @@ impl Substitute {
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     #[inline]
     fn apply_at(&self, x: __m256, special: __m256i) -> __m256 {
-        _mm256_blendv_ps(x, self.value, _mm256_castsi256_ps(_mm256_and_si256(special, self.on)))
+        let value = _mm256_castsi256_ps(self.value);
+        _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_and_si256(special, self.on)))
     }
 
-    /// `x` with its NaN/+-Inf lanes replaced.
+    /// `x` (f32 lanes) with its NaN/+-Inf lanes replaced.
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     #[inline]
     fn apply(&self, x: __m256) -> __m256 {
         let e = _mm256_and_si256(_mm256_castps_si256(x), self.mask);
-        _mm256_blendv_ps(x, self.value, _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, self.key)))
+        let value = _mm256_castsi256_ps(self.value);
+        _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, self.key)))
+    }
+
+    /// `x` (f64 lanes) with its NaN/+-Inf lanes replaced.
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn apply_pd(&self, x: __m256d) -> __m256d {
+        let e = _mm256_and_si256(_mm256_castpd_si256(x), self.mask);
+        let value = _mm256_castsi256_pd(self.value);
+        _mm256_blendv_pd(x, value, _mm256_castsi256_pd(_mm256_cmpeq_epi64(e, self.key)))
     }
 }
 
@@ -2491,11 +2519,13 @@ fn below_half_ps() -> __m256 {
 /// the conversion's own rounding (default MXCSR) and towards-zero its truncating form;
 /// nearest-away is the nearest-even conversion of x with its last mantissa bit set
 /// ([`last_bit_pd`]); the directed modes round first (exact). NaN, +-Inf and magnitudes
-/// from 2^31 give the integer indefinite, `i32::MIN`.
+/// from 2^31 give the integer indefinite, `i32::MIN`. With `SUB`, NaN/+-Inf lanes are `sub`'s
+/// value first ([`Substitute`]).
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 #[inline]
-fn to_i32<const M: u8>(s: &[u8]) -> __m256i {
+fn to_i32<const M: u8, const SUB: bool>(s: &[u8], sub: &Substitute) -> __m256i {
     let (a, b) = load8_pd::<{ src::F64 }>(s);
+    let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
     _mm256_set_m128i(pd_to_i32::<M>(b), pd_to_i32::<M>(a))
 }
 
@@ -2681,7 +2711,7 @@ mod f2i {
         // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
         let conv = |k: usize, s: &[u8], pre: &[__m256; 4]| {
             let v = if S == src::F64 {
-                to_i32::<M>(s.get(8 * ss * k..).unwrap_or(&[]))
+                to_i32::<M, SUB>(s.get(8 * ss * k..).unwrap_or(&[]), &sub)
             } else {
                 let x = pre.get(k).copied().unwrap_or(_mm256_setzero_ps());
                 if last_bit {
@@ -4796,43 +4826,53 @@ mod tests {
     #[test]
     fn map_kernels_substitute_where_nan_and_inf_are_dense() {
         extern crate std;
-        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -f32::NAN];
-        let f = DataType::Float32.format();
-        // A special where the random word (or with `periodic` the index) is a multiple of
-        // `m` (none for 0).
-        // (2^20 elements: about 2,000 samples.)
-        let data = |periodic: bool, m: u64| {
-            let mut x = 0x2545_f491_4f6c_dd1du64;
-            (0..1u64 << 20)
-                .flat_map(|i| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    let hit = m != 0 && if periodic { i.is_multiple_of(m) } else { x.is_multiple_of(m) };
-                    let v = if hit { specials[(x % 4) as usize] } else { i as f32 * 0.25 };
-                    v.to_ne_bytes()
-                })
-                .collect::<std::vec::Vec<u8>>()
-        };
-        assert!(super::dense_specials(&data(false, 3), f));
-        assert!(super::dense_specials(&data(false, 100), f));
-        assert!(super::dense_specials(&data(true, 100), f));
-        assert!(!super::dense_specials(&data(false, 1000), f));
-        assert!(!super::dense_specials(&data(true, 1000), f));
-        assert!(!super::dense_specials(&data(false, 0), f));
-        assert!(!super::dense_specials(&[], f));
+        let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -f64::NAN];
+        for t in [DataType::Float32, DataType::Float64] {
+            let f = t.format();
+            // A special where the random word (or with `periodic` the index) is a multiple of
+            // `m` (none for 0).
+            // (2^20 elements: about 2,000 samples.)
+            let data = |periodic: bool, m: u64| {
+                let mut x = 0x2545_f491_4f6c_dd1du64;
+                (0..1u64 << 20)
+                    .flat_map(|i| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let hit = m != 0 && if periodic { i.is_multiple_of(m) } else { x.is_multiple_of(m) };
+                        let v = if hit { specials[(x % 4) as usize] } else { i as f64 * 0.25 };
+                        match t {
+                            DataType::Float32 => (v as f32).to_ne_bytes().to_vec(),
+                            _ => v.to_ne_bytes().to_vec(),
+                        }
+                    })
+                    .collect::<std::vec::Vec<u8>>()
+            };
+            assert!(super::dense_specials(&data(false, 3), f), "{t}");
+            assert!(super::dense_specials(&data(false, 100), f), "{t}");
+            assert!(super::dense_specials(&data(true, 100), f), "{t}");
+            assert!(!super::dense_specials(&data(false, 1000), f), "{t}");
+            assert!(!super::dense_specials(&data(true, 1000), f), "{t}");
+            assert!(!super::dense_specials(&data(false, 0), f), "{t}");
+            assert!(!super::dense_specials(&[], f), "{t}");
+        }
     }
 
-    /// A map of NaN/+-Inf to one value has a substitute exactly where a finite float32 casts
-    /// to that value by itself (then the kernels may put it in those lanes).
+    /// A map of NaN/+-Inf to one value has a substitute exactly where a finite float32 (or
+    /// float64) casts to that value by itself (then the kernels may put it in those lanes);
+    /// the plan finds it when it is bound.
     #[test]
     fn a_map_has_a_substitute_where_a_finite_source_value_casts_to_its_value() {
         use crate::kernels::lanes::special_substitute;
         use crate::{CastConfig, CastPlan, DataType as T, FillValue as V, OutOfRange, Rounding};
-        let sub = |to: T, map: &[(V, V)], r: Rounding, oor: Option<OutOfRange>| {
+        let sub_from = |from: T, to: T, map: &[(V, V)], r: Rounding, oor: Option<OutOfRange>| {
             let cfg = CastConfig::new(to).with_rounding(r).with_out_of_range(oor).with_scalar_map(map, &[]);
-            special_substitute(CastPlan::new(&cfg, T::Float32, None).unwrap().encoder())
+            let plan = CastPlan::new(&cfg, from, None).unwrap();
+            let found = special_substitute(plan.encoder());
+            assert_eq!(plan.encoder().lanes.as_ref().and_then(|l| l.substitute), found, "{from}->{to}");
+            found
         };
+        let sub = |to: T, map: &[(V, V)], r: Rounding, oor: Option<OutOfRange>| sub_from(T::Float32, to, map, r, oor);
         let all = |v| [(V::NaN, v), (V::Infinity, v), (V::NegInfinity, v)];
         let ne = Rounding::NearestEven;
         assert_eq!(sub(T::UInt8, &all(V::Int(200)), ne, None), Some(200f32.to_bits() as u64));
@@ -4847,6 +4887,12 @@ mod tests {
         assert_eq!(sub(T::Int8, &two, ne, None), None);
         assert_eq!(sub(T::Int8, &[(V::NaN, V::Int(1)), (V::Infinity, V::Int(1))], ne, None), None);
         assert_eq!(sub(T::Int8, &[], ne, None), None);
+        // float64 sources.
+        let clamp = Some(OutOfRange::Clamp);
+        assert_eq!(sub_from(T::Float64, T::Float32, &all(V::Number("1.5")), ne, clamp), Some(1.5f64.to_bits()));
+        let least = (-2_147_483_648f64).to_bits();
+        assert_eq!(sub_from(T::Float64, T::Int32, &all(V::Int(-2_147_483_648)), ne, clamp), Some(least));
+        assert_eq!(sub_from(T::Float64, T::Float32, &all(V::NaN), ne, clamp), None);
     }
 
     /// Tables of sources of 6 bits or less mark their failing bytes by bit 7 of the low plane
