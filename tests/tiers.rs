@@ -469,7 +469,7 @@ fn one_value_for_every_special_on_every_tier() {
     use DataType as T;
     use FillValue as V;
     let n = 3 * 4096 + 37;
-    let cases: [(T, T, &[V]); 15] = [
+    let cases: [(T, T, &[V]); 31] = [
         (T::Float32, T::Int8, &[V::Int(-7), V::Int(0)]),
         (T::Float32, T::UInt8, &[V::Int(200)]),
         (T::Float32, T::Int16, &[V::Int(-300)]),
@@ -489,6 +489,22 @@ fn one_value_for_every_special_on_every_tier() {
             T::Float32,
             &[V::Number("1.5"), V::Number("-0.0"), V::Number("3.4028234663852886e38"), V::Number("1e-45"), V::Infinity],
         ),
+        (T::Float16, T::Int8, &[V::Int(-7)]),
+        (T::Float16, T::UInt32, &[V::Int(2048), V::Int(65505)]),
+        (T::Float16, T::Int64, &[V::Int(-65504)]),
+        (T::BFloat16, T::UInt8, &[V::Int(255)]),
+        (T::BFloat16, T::Int4, &[V::Int(-8)]),
+        (T::Float64, T::UInt4, &[V::Int(15)]),
+        (T::Float32, T::Int2, &[V::Int(1)]),
+        (T::Float32, T::Float8E4M3, &[V::Number("240"), V::Number("-0.0"), V::Number("0.001953125")]),
+        (T::Float32, T::Float8E5M2, &[V::Number("1.5"), V::Infinity]),
+        (T::Float16, T::Float8E4M3FNUZ, &[V::Number("-2"), V::Number("0")]),
+        (T::Float32, T::Float4E2M1FN, &[V::Number("6")]),
+        (T::Float16, T::Float6E3M2FN, &[V::Number("-0.25")]),
+        (T::BFloat16, T::Float8E4M3, &[V::Number("2"), V::Number("-0.0")]),
+        (T::BFloat16, T::Float8E5M2FNUZ, &[V::Number("-0.5")]),
+        (T::BFloat16, T::Float16, &[V::Number("1.5"), V::Number("65504")]),
+        (T::Float16, T::BFloat16, &[V::Number("-3")]),
     ];
     for (every, rough) in [(3usize, false), (1000, false), (3, true), (1000, true)] {
         for (src, dst, vs) in cases {

@@ -196,13 +196,43 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     // A scalar_map of NaN/+-Inf to one value: the kernels that can put a source value in
     // those lanes ([`Substitute`]), where they have that form.
     let sub = dir.lanes.as_ref().is_some_and(|l| l.substitute.is_some());
-    if sub && matches!(from, T::Float32 | T::Float64) {
+    if sub {
+        // (float16's values all round into i32: `f2i_pack` takes its 32/64-bit targets too.)
+        let ints = match (from, to) {
+            (T::Float16, T::UInt32) => Some(tgt::U32),
+            (T::Float16, T::Int64) => Some(tgt::I64),
+            (T::Float16, T::UInt64) => Some(tgt::U64),
+            _ => tgt::of(to),
+        };
         let k = match (from, to) {
             (T::Float32, T::Float16) => Some(by_f16c_mode!(m, f32_to_f16_map, src::F32)),
-            (T::Float32, T::BFloat16) => by_mode!(m, pick_to_bf16_map),
-            (T::Float32, _) => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub[src::F32], t, r)),
-            (_, T::Float32) => by_mode!(m, pick_f64_to_f32_map),
-            _ => tgt::of(to).and_then(|t| by_mode!(m, pick_f2i_sub[src::F64], t, r)),
+            (T::Float32, T::BFloat16) => by_mode!(m, pick_to_bf16_map[src::F32]),
+            (T::Float64, T::Float32) => by_mode!(m, pick_f64_to_f32_map),
+            (T::Float16, T::Float32) => Some(half_to_f32_map::<{ src::F16 }> as KernelFn),
+            (T::BFloat16, T::Float32) => Some(half_to_f32_map::<{ src::BF16 }> as KernelFn),
+            // (As without a map: float32 -> e5m2 in nearest-away and float16 -> e4m3 towards
+            // zero and nearest-away, and float16 -> e5m2, take `f32_to_f8`, without one.)
+            (T::Float32, T::Float8E5M2) if m == mode::NA => None,
+            (T::BFloat16, T::Float8E5M2) if m == mode::NA => None,
+            (T::BFloat16, _) if is_mini_target(to.format()) => {
+                by_mode!(m, pick_bf16_to_mini_map, !to.format().has_negative_zero())
+            }
+            (T::BFloat16, T::Float16) => Some(by_f16c_mode!(m, f32_to_f16_map, src::BF16)),
+            (T::Float16, T::BFloat16) => by_mode!(m, pick_to_bf16_map[src::F16]),
+            (T::Float16, T::Float8E5M2) => None,
+            (T::Float16, T::Float8E4M3) if matches!(m, mode::TZ | mode::NA) => None,
+            (T::Float32 | T::Float16, _) if is_mini_target(to.format()) => {
+                let nz = !to.format().has_negative_zero();
+                match from {
+                    T::Float32 => by_mode!(m, pick_to_mini_map[src::F32], nz),
+                    _ => by_mode!(m, pick_to_mini_map[src::F16], nz),
+                }
+            }
+            (T::Float32, _) => ints.and_then(|t| by_mode!(m, pick_f2i_sub[src::F32], t, r)),
+            (T::Float64, _) => ints.and_then(|t| by_mode!(m, pick_f2i_sub[src::F64], t, r)),
+            (T::Float16, _) => ints.and_then(|t| by_mode!(m, pick_f2i_sub[src::F16], t, r)),
+            (T::BFloat16, _) => ints.and_then(|t| by_mode!(m, pick_f2i_sub[src::BF16], t, r)),
+            _ => None,
         };
         if k.is_some() {
             return k;
@@ -366,7 +396,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             }),
         };
     }
-    // (A scalar_map with a [`Substitute`]: float32's and float64's were picked above.)
+    // (A scalar_map with a [`Substitute`]: picked above where there is a kernel of that form.)
     let src_code = match from {
         T::Float32 => src::F32,
         T::Float16 => src::F16,
@@ -382,8 +412,6 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float64, T::Float16) => Some(pick_to_f16::<{ src::TOP_F64 }>(m)),
         (T::Float64, T::BFloat16) => by_mode!(m, pick_to_bf16[src::ODD_F64]),
         (T::BFloat16, T::Float16) => Some(pick_to_f16::<{ src::BF16 }>(m)),
-        (T::Float16, T::Float32) if sub => Some(half_to_f32_map::<{ src::F16 }> as KernelFn),
-        (T::BFloat16, T::Float32) if sub => Some(half_to_f32_map::<{ src::BF16 }> as KernelFn),
         (T::Float16, T::Float32) => Some(half_to_f32::<{ src::F16 }> as KernelFn),
         (T::BFloat16, T::Float32) => Some(half_to_f32::<{ src::BF16 }> as KernelFn),
         (T::Float32, T::BFloat16) => by_mode!(m, pick_to_bf16[src::F32]),
@@ -807,8 +835,9 @@ fn pick_f2i_pack<const S: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
     })
 }
 
-/// float32/float64 (`S`) -> int8/uint8/int16/uint16/int32 in rounding `M` with
-/// [`Substitute`] (the rest: none).
+/// A float source (`F`: float16, bfloat16, float32, float64) -> an integer target with a
+/// [`tgt`] code `t`, in rounding `M`, with [`Substitute`] (`by_density`): the targets
+/// [`f2i_pack`] takes from that source.
 fn pick_f2i_sub<const F: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
     Some(match t {
         tgt::I8 => by_rule!(f2i_pack_map[F, M, { tgt::I8 }], r),
@@ -816,6 +845,10 @@ fn pick_f2i_sub<const F: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
         tgt::I16 => by_rule!(f2i_pack_map[F, M, { tgt::I16 }], r),
         tgt::U16 => by_rule!(f2i_pack_map[F, M, { tgt::U16 }], r),
         tgt::I32 => by_rule!(f2i_pack_map[F, M, { tgt::I32 }], r),
+        tgt::SUB => by_rule!(f2i_pack_map[F, M, { tgt::SUB }], r),
+        tgt::U32 if F == src::F16 => by_rule!(f2i_pack_map[F, M, { tgt::U32 }], r),
+        tgt::I64 if F == src::F16 => by_rule!(f2i_pack_map[F, M, { tgt::I64 }], r),
+        tgt::U64 if F == src::F16 => by_rule!(f2i_pack_map[F, M, { tgt::U64 }], r),
         _ => return None,
     })
 }
@@ -839,9 +872,9 @@ by_density!(f2i_pack_map<const S: u8, const M: u8, const T: u8, const R: u8>, f2
 by_density!(f32_to_f16_map<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16, f32_to_f16_sub);
 by_density!(f32_to_bf16_map<const S: u8, const M: u8>, f32_to_bf16, f32_to_bf16_sub);
 
-/// float32 -> bfloat16 in rounding `M` with [`Substitute`] (`by_density`).
-fn pick_to_bf16_map<const M: u8>() -> Option<KernelFn> {
-    Some(f32_to_bf16_map::<{ src::F32 }, M> as KernelFn)
+/// float32/float16 (`S`) -> bfloat16 in rounding `M` with [`Substitute`] (`by_density`).
+fn pick_to_bf16_map<const S: u8, const M: u8>() -> Option<KernelFn> {
+    Some(f32_to_bf16_map::<S, M> as KernelFn)
 }
 
 /// float64 -> float32 in rounding `M` with [`Substitute`] (`by_density`).
@@ -909,6 +942,17 @@ fn pick_half_to_e5m2<const M: u8>() -> Option<KernelFn> {
 /// rounding `M`; `nz` for the types without -0.
 fn pick_to_mini<const S: u8, const M: u8>(nz: bool) -> Option<KernelFn> {
     Some(if nz { to_mini::<S, M, true> as KernelFn } else { to_mini::<S, M, false> })
+}
+
+/// float16/float32 -> a byte float with subnormals and a sign in rounding `M` with
+/// [`Substitute`] (`by_density`); `nz` for the types without -0.
+fn pick_to_mini_map<const S: u8, const M: u8>(nz: bool) -> Option<KernelFn> {
+    Some(if nz { to_mini_map::<S, M, true> as KernelFn } else { to_mini_map::<S, M, false> })
+}
+
+/// [`pick_bf16_to_mini`] with [`Substitute`] (`by_density`).
+fn pick_bf16_to_mini_map<const M: u8>(nz: bool) -> Option<KernelFn> {
+    Some(if nz { bf16_to_mini_map::<M, true> as KernelFn } else { bf16_to_mini_map::<M, false> })
 }
 
 /// bfloat16 -> a byte float with subnormals and a sign, in 16-bit lanes ([`bf16_to_mini`]);
@@ -2272,6 +2316,21 @@ impl Substitute {
         }
     }
 
+    /// The same for bfloat16 in its own 16-bit lanes ([`Substitute::apply16`]).
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn of_bf16(dir: &Direction, on: bool) -> Substitute {
+        let found =
+            if on && dir.from == DataType::BFloat16 { dir.lanes.as_ref().and_then(|l| l.substitute) } else { None };
+        let exp = _mm256_set1_epi16(0x7f80);
+        match found {
+            Some(c) => {
+                Substitute { mask: exp, key: exp, value: _mm256_set1_epi16(c as i16), on: _mm256_set1_epi32(-1) }
+            }
+            None => Substitute::of(dir, false),
+        }
+    }
+
     /// `x` with its NaN/+-Inf lanes (`special`: [`special_ps`]) replaced, where there is a
     /// substitute (else `x`).
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
@@ -2288,6 +2347,15 @@ impl Substitute {
         let e = _mm256_and_si256(_mm256_castps_si256(x), self.mask);
         let value = _mm256_castsi256_ps(self.value);
         _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, self.key)))
+    }
+
+    /// `x` (bfloat16 patterns in 16-bit lanes, [`Substitute::of_bf16`]) with its NaN/+-Inf
+    /// lanes replaced.
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    fn apply16(&self, x: __m256i) -> __m256i {
+        let e = _mm256_and_si256(x, self.mask);
+        _mm256_blendv_epi8(x, self.value, _mm256_cmpeq_epi16(e, self.key))
     }
 
     /// `x` (f64 lanes) with its NaN/+-Inf lanes replaced.
@@ -2668,7 +2736,8 @@ mod f2i {
     // the range test catches it. Clamp is the saturating packs (min/max for the sub-byte types),
     // wrap keeps the low bits. 32 elements per step.
     entry!(pub(super) f2i_pack<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body[false]);
-    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float16,
+    // bfloat16, float32, float64.
     entry!(pub(super) f2i_pack_sub<const S: u8, const M: u8, const T: u8, const R: u8>, f2i_pack_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn f2i_pack_body<const S: u8, const M: u8, const T: u8, const R: u8, const SUB: bool>(
@@ -3036,9 +3105,12 @@ mod mini {
     // the code is the exponent's part alone (over 255); beyond that the addend's bits pass the
     // sign bit, and for NaN/Inf as well, the code is negative, which the signed pack takes to
     // -2^15 and the 16-bit offset wraps to 2^15 - 2000 or more. 32 elements per step.
-    entry!(pub(super) to_mini<const S: u8, const M: u8, const NZ: bool>, to_mini_body);
+    entry!(pub(super) to_mini<const S: u8, const M: u8, const NZ: bool>, to_mini_body[false]);
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float16,
+    // float32.
+    entry!(pub(super) to_mini_sub<const S: u8, const M: u8, const NZ: bool>, to_mini_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn to_mini_body<const S: u8, const M: u8, const NZ: bool>(
+    fn to_mini_body<const S: u8, const M: u8, const NZ: bool, const SUB: bool>(
         dir: &Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -3120,10 +3192,13 @@ mod mini {
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         let mini = Mini::of(dir.from.format());
+        let sub = Substitute::of(dir, SUB);
         chunked_halves::<N>(dir, src, dst, (ss, 1), 2, |s, d| {
             let Some(d) = d.get_mut(..N) else { return u32::MAX };
             // (Four bindings, not an array map: that kept `conv` out of line, 3x slower.)
             let [x0, x1, x2, x3] = f32_lanes::<S, 4>(s, &mini);
+            let [x0, x1, x2, x3] =
+                if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
             // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
             // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
             let codes = if matches!(M, mode::NE | mode::TP | mode::TN) && !int {
@@ -3167,9 +3242,11 @@ mod mini {
     // largest finite one go cold (NaN and Inf among them), then the sign is merged in (`NZ`:
     // not on zero results). 32 elements per step. (float16 the same way measured no faster
     // than `to_mini`: its subnormal-range lanes need F16C, or two ops more per 8, to reach f32.)
-    entry!(pub(super) bf16_to_mini<const M: u8, const NZ: bool>, bf16_to_mini_body);
+    entry!(pub(super) bf16_to_mini<const M: u8, const NZ: bool>, bf16_to_mini_body[false]);
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute::apply16`]).
+    entry!(pub(super) bf16_to_mini_sub<const M: u8, const NZ: bool>, bf16_to_mini_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn bf16_to_mini_body<const M: u8, const NZ: bool>(
+    fn bf16_to_mini_body<const M: u8, const NZ: bool, const SUB: bool>(
         dir: &Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -3221,11 +3298,13 @@ mod mini {
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         // float8's sign is bit 7, which the signed pack of the sources keeps as it is.
         let top_sign = t.sign_mask() == 0x80;
+        let sub = Substitute::of_bf16(dir, SUB);
         chunked_halves::<N>(dir, src, dst, (2, 1), 2, |s, d| {
             let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
             // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
             let (xa, xb) =
                 unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
+            let (xa, xb) = if SUB { (sub.apply16(xa), sub.apply16(xb)) } else { (xa, xb) };
             // Codes below 2^12: the unsigned-saturating pack is exact up to 255, which is above
             // every limit. Bytes in the order a0..8, b0..8, a8..16, b8..16.
             let codes = _mm256_packus_epi16(conv(xa), conv(xb));
@@ -3438,7 +3517,9 @@ mod mini {
         })
     }
 }
-use mini::{bf16_to_e8m0, bf16_to_mini, to_e8m0, to_mini};
+use mini::{bf16_to_e8m0, bf16_to_mini, bf16_to_mini_sub, to_e8m0, to_mini, to_mini_sub};
+by_density!(bf16_to_mini_map<const M: u8, const NZ: bool>, bf16_to_mini, bf16_to_mini_sub);
+by_density!(to_mini_map<const S: u8, const M: u8, const NZ: bool>, to_mini, to_mini_sub);
 
 // uint32/int64/uint64 -> any integer, in 64-bit lanes. The range test compares in the
 // source's value space (unsigned sources biased by 2^63 so that the signed compare orders
