@@ -2275,8 +2275,9 @@ fn special_ps(x: __m256) -> __m256i {
 /// scalar_map sends all three to one value ([`lanes::special_substitute`]): those lanes then
 /// convert to the mapped value and are not flagged, so a map hit costs no more than any lane
 /// (three ops per vector on every lane). In f32 lanes (float32, and float16/bfloat16 after
-/// widening) or f64 lanes (float64). Without a substitute the test never matches (the kernel
-/// then flags those lanes as it does without one).
+/// widening), f64 lanes (float64), or bfloat16's own 16-bit lanes ([`Substitute::of_bf16`]).
+/// Without a substitute the test never matches (the kernel then flags those lanes as it does
+/// without one). One `apply` per lane width: each needs its own compare and blend.
 #[derive(Clone, Copy)]
 struct Substitute {
     mask: __m256i,
