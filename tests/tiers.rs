@@ -457,9 +457,9 @@ fn reports_target_and_tier() {
     assert_eq!(plan.tier(), best);
 }
 
-/// A scalar_map sending NaN, +Inf and -Inf all to one value (float32 sources; float16 and
-/// bfloat16 to float32): where some finite source value casts to that value by itself, the
-/// x86 kernels put it in those lanes when the data holds many of them (every third element
+/// A scalar_map sending NaN, +Inf and -Inf all to one value (float16, bfloat16, float32 and
+/// float64 sources, to integers, floats and byte floats): where some finite source value
+/// casts to that value by itself, the x86 kernels put it in those lanes when the data holds many of them (every third element
 /// here), and resolve each hit otherwise (every 1,000th); where none does (Inf, NaN, int32's
 /// 2^24 + 1, and int32's least value, whose float32 converts to the lane pattern that is
 /// flagged anyway) they always resolve. Every result and first error must match scalar, on

@@ -210,17 +210,13 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             (T::Float64, T::Float32) => by_mode!(m, pick_f64_to_f32_map),
             (T::Float16, T::Float32) => Some(half_to_f32_map::<{ src::F16 }> as KernelFn),
             (T::BFloat16, T::Float32) => Some(half_to_f32_map::<{ src::BF16 }> as KernelFn),
-            // (As without a map: float32 -> e5m2 in nearest-away and float16 -> e4m3 towards
-            // zero and nearest-away, and float16 -> e5m2, take `f32_to_f8`, without one.)
-            (T::Float32, T::Float8E5M2) if m == mode::NA => None,
-            (T::BFloat16, T::Float8E5M2) if m == mode::NA => None,
+            // (The pairs that take `f32_to_f8` keep it, without a substitute.)
+            _ if pick_f32_to_f8(from, to, m).is_some() => None,
             (T::BFloat16, _) if is_mini_target(to.format()) => {
                 by_mode!(m, pick_bf16_to_mini_map, !to.format().has_negative_zero())
             }
             (T::BFloat16, T::Float16) => Some(by_f16c_mode!(m, f32_to_f16_map, src::BF16)),
             (T::Float16, T::BFloat16) => by_mode!(m, pick_to_bf16_map[src::F16]),
-            (T::Float16, T::Float8E5M2) => None,
-            (T::Float16, T::Float8E4M3) if matches!(m, mode::TZ | mode::NA) => None,
             (T::Float32 | T::Float16, _) if is_mini_target(to.format()) => {
                 let nz = !to.format().has_negative_zero();
                 match from {
@@ -397,6 +393,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         };
     }
     // (A scalar_map with a [`Substitute`]: picked above where there is a kernel of that form.)
+    let on_f8 = pick_f32_to_f8(from, to, m).is_some();
     let src_code = match from {
         T::Float32 => src::F32,
         T::Float16 => src::F16,
@@ -441,18 +438,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
             _ => by_mode!(m, pick_f2i_wide[src::BF16], r),
         },
-        // float16 -> float8_e5m2 (e5m2 is the top byte of a float16): one integer rounding of
-        // the source's own patterns, in every mode.
-        (T::Float16, T::Float8E5M2) => by_mode!(m, pick_half_to_e5m2),
-        // float8_e5m2 in nearest-away, and float16 -> float8_e4m3 towards zero and nearest-away,
-        // stay on the F16C kernel: measured faster there (2^20, e.g. float32 -> e5m2
-        // nearest-away 0.59 of memcpy against 0.27).
-        (T::Float32 | T::BFloat16, T::Float8E5M2) if m == mode::NA => match src_code {
-            src::F32 => Some(f32_to_f8::<{ src::F32 }, true, { mode::NA }> as KernelFn),
-            _ => Some(f32_to_f8::<{ src::BF16 }, true, { mode::NA }>),
-        },
-        (T::Float16, T::Float8E4M3) if m == mode::TZ => Some(f32_to_f8::<{ src::F16 }, false, { mode::TZ }>),
-        (T::Float16, T::Float8E4M3) if m == mode::NA => Some(f32_to_f8::<{ src::F16 }, false, { mode::NA }>),
+        _ if on_f8 => pick_f32_to_f8(from, to, m),
         // bfloat16 in 16-bit lanes ([`bf16_to_mini`]): x1.19-1.41 over `to_mini` (2^20, 45
         // rows, both kernels in one process).
         (T::BFloat16, _) if is_mini_target(to.format()) => {
@@ -931,6 +917,23 @@ fn pick_e8m0_to_int16<const M: u8>(r: u8) -> Option<KernelFn> {
 /// float8_e8m0fnu -> int64/uint64 in rounding `M`, by rule `r` ([`e8m0_to_int64`]).
 fn pick_e8m0_to_int64<const M: u8>(r: u8) -> Option<KernelFn> {
     Some(by_rule!(e8m0_to_int64[M], r))
+}
+
+/// [`f32_to_f8`] where it is dispatched, else `None`. float16 -> float8_e5m2 (e5m2 is the
+/// top byte of a float16): one integer rounding of the source's own patterns, in every mode.
+/// float32/bfloat16 -> float8_e5m2 in nearest-away, and float16 -> float8_e4m3 towards zero
+/// and nearest-away, stay on the F16C kernel: measured faster there than `to_mini` (2^20,
+/// e.g. float32 -> e5m2 nearest-away 0.59 of memcpy against 0.27).
+fn pick_f32_to_f8(from: DataType, to: DataType, m: u8) -> Option<KernelFn> {
+    use DataType as T;
+    match (from, to) {
+        (T::Float16, T::Float8E5M2) => by_mode!(m, pick_half_to_e5m2),
+        (T::Float32, T::Float8E5M2) if m == mode::NA => Some(f32_to_f8::<{ src::F32 }, true, { mode::NA }> as KernelFn),
+        (T::BFloat16, T::Float8E5M2) if m == mode::NA => Some(f32_to_f8::<{ src::BF16 }, true, { mode::NA }>),
+        (T::Float16, T::Float8E4M3) if m == mode::TZ => Some(f32_to_f8::<{ src::F16 }, false, { mode::TZ }>),
+        (T::Float16, T::Float8E4M3) if m == mode::NA => Some(f32_to_f8::<{ src::F16 }, false, { mode::NA }>),
+        _ => None,
+    }
 }
 
 /// float16 -> float8_e5m2 in rounding `M` ([`f32_to_f8`] on the source's own patterns).
