@@ -458,18 +458,19 @@ fn reports_target_and_tier() {
 }
 
 /// A scalar_map sending NaN, +Inf and -Inf all to one value (float16, bfloat16, float32 and
-/// float64 sources, to integers, floats and byte floats): where some finite source value
-/// casts to that value by itself, the x86 kernels put it in those lanes when the data holds many of them (every third element
-/// here), and resolve each hit otherwise (every 1,000th); where none does (Inf, NaN, int32's
-/// 2^24 + 1, and int32's least value, whose float32 converts to the lane pattern that is
-/// flagged anyway) they always resolve. Every result and first error must match scalar, on
+/// float64 sources, to integers of every width, floats, byte floats and float64): where some
+/// finite source value casts to that value by itself, the x86 kernels that substitute put it
+/// in those lanes when the data holds many of them (every third element here), and resolve
+/// each hit otherwise (every 1,000th; the other kernels always do); where none does (Inf,
+/// NaN, int32's 2^24 + 1, and int32's least value, whose float32 converts to the lane
+/// pattern that is flagged anyway) they always resolve. Every result and first error must match scalar, on
 /// data in every target's range and on data with values past it.
 #[test]
 fn one_value_for_every_special_on_every_tier() {
     use DataType as T;
     use FillValue as V;
     let n = 3 * 4096 + 37;
-    let cases: [(T, T, &[V]); 31] = [
+    let cases: [(T, T, &[V]); 40] = [
         (T::Float32, T::Int8, &[V::Int(-7), V::Int(0)]),
         (T::Float32, T::UInt8, &[V::Int(200)]),
         (T::Float32, T::Int16, &[V::Int(-300)]),
@@ -505,6 +506,15 @@ fn one_value_for_every_special_on_every_tier() {
         (T::BFloat16, T::Float8E5M2FNUZ, &[V::Number("-0.5")]),
         (T::BFloat16, T::Float16, &[V::Number("1.5"), V::Number("65504")]),
         (T::Float16, T::BFloat16, &[V::Number("-3")]),
+        (T::Float32, T::Float64, &[V::Number("-2.5"), V::Number("1e300"), V::Number("1e-45"), V::Infinity]),
+        (T::Float16, T::Float64, &[V::Number("65504"), V::Number("5.960464477539063e-8")]),
+        (T::BFloat16, T::Float64, &[V::Number("-0.0"), V::Number("0.1")]),
+        (T::Float32, T::UInt32, &[V::Int(4_294_967_040), V::Int(7)]),
+        (T::BFloat16, T::UInt32, &[V::Int(65536), V::Int(65537)]),
+        (T::Float64, T::UInt32, &[V::Int(4_294_967_295)]),
+        (T::Float64, T::UInt64, &[V::Int(1 << 60), V::Int(0)]),
+        (T::Float32, T::Int64, &[V::Int(-9_223_372_036_854_775_808), V::Int(3)]),
+        (T::BFloat16, T::Int64, &[V::Int(-5)]),
     ];
     for (every, rough) in [(3usize, false), (1000, false), (3, true), (1000, true)] {
         for (src, dst, vs) in cases {

@@ -210,6 +210,13 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             (T::Float64, T::Float32) => by_mode!(m, pick_f64_to_f32_map),
             (T::Float16, T::Float32) => Some(half_to_f32_map::<{ src::F16 }> as KernelFn),
             (T::BFloat16, T::Float32) => Some(half_to_f32_map::<{ src::BF16 }> as KernelFn),
+            (T::Float32, T::Float64) => Some(f32_to_f64_map as KernelFn),
+            (T::Float16, T::Float64) => Some(half_to_f64_map::<{ src::F16 }> as KernelFn),
+            (T::BFloat16, T::Float64) => Some(half_to_f64_map::<{ src::BF16 }> as KernelFn),
+            (T::Float32, T::UInt32) => by_mode!(m, pick_f2u32[src::F32], r, true),
+            (T::BFloat16, T::UInt32) => by_mode!(m, pick_f2u32[src::BF16], r, true),
+            // (`f2i_wide` and `f64_to_u32` resolve each hit: substituting measured x0.83-0.90
+            // of that with 1% hits at 2^16, their f64 lanes cost more than the hits.)
             // (The pairs that take `f32_to_f8` keep it, without a substitute.)
             _ if pick_f32_to_f8(from, to, m).is_some() => None,
             (T::BFloat16, _) if is_mini_target(to.format()) => {
@@ -353,7 +360,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             // 16-bit integers: two `vpshufb` rows ([`e8m0_to_int16`]).
             T::Int16 | T::UInt16 => return by_mode!(m, pick_e8m0_to_int16, r),
             T::Int32 => return by_mode!(m, pick_f2i_pack[src::E8M0], tgt::of(to)?, r),
-            T::UInt32 => return by_mode!(m, pick_f2u32[src::E8M0], r),
+            T::UInt32 => return by_mode!(m, pick_f2u32[src::E8M0], r, false),
             T::Float16 => return Some(pick_to_f16::<{ src::E8M0 }>(m)),
             // Exact: the code shifted into f32's exponent field (2^-127 is f32's subnormal
             // 0x400000), not the table's gathers (0.25 of memcpy at 2^20).
@@ -424,10 +431,10 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             }
         }
         (T::Float32 | T::Float16 | T::BFloat16, T::UInt32) => match src_code {
-            src::F32 => by_mode!(m, pick_f2u32[src::F32], r),
+            src::F32 => by_mode!(m, pick_f2u32[src::F32], r, false),
             // Every float16 rounds to an i32.
             src::F16 => by_mode!(m, pick_f2i_pack[src::F16], tgt::U32, r),
-            _ => by_mode!(m, pick_f2u32[src::BF16], r),
+            _ => by_mode!(m, pick_f2u32[src::BF16], r, false),
         },
         (T::Float64, T::UInt32) => by_mode!(m, pick_f64_to_u32, r),
         // Every float16 rounds to an i32.
@@ -844,12 +851,12 @@ fn pick_f2i_sub<const F: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
 /// whose resolution of each hit (about 25 cycles) costs less on sparser data than the
 /// substitution's ops on every step (measured x0.7-0.85 of the plain loop without hits).
 macro_rules! by_density {
-    ($name:ident <$(const $g:ident: $gt:ty),*>, $plain:ident, $sub:ident) => {
-        fn $name<$(const $g: $gt),*>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    ($name:ident $(<$(const $g:ident: $gt:ty),*>)?, $plain:ident, $sub:ident) => {
+        fn $name$(<$(const $g: $gt),*>)?(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
             if dense_specials(src, dir.from.format()) {
-                $sub::<$($g),*>(dir, src, dst)
+                $sub$(::<$($g),*>)?(dir, src, dst)
             } else {
-                $plain::<$($g),*>(dir, src, dst)
+                $plain$(::<$($g),*>)?(dir, src, dst)
             }
         }
     };
@@ -894,9 +901,10 @@ fn dense_specials(src: &[u8], f: &Format) -> bool {
     hits > 0 && hits * 256 >= seen
 }
 
-/// float16/bfloat16/float32 -> uint32 in rounding `M`.
-fn pick_f2u32<const S: u8, const M: u8>(r: u8) -> Option<KernelFn> {
-    Some(by_rule!(f2u32[S, M], r))
+/// float16/bfloat16/float32 -> uint32 in rounding `M`; with `map`, the form with
+/// [`Substitute`] (`by_density`).
+fn pick_f2u32<const S: u8, const M: u8>(r: u8, map: bool) -> Option<KernelFn> {
+    Some(if map { by_rule!(f2u32_map[S, M], r) } else { by_rule!(f2u32[S, M], r) })
 }
 
 /// float64 -> uint32 in rounding `M`.
@@ -1127,6 +1135,12 @@ macro_rules! entry {
         }
     };
     // A body with one more const generic, set here (`$extra`).
+    ($vis:vis $name:ident, $body:ident [$extra:expr]) => {
+        $vis fn $name(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+            // SAFETY: as above.
+            unsafe { $body::<{ $extra }>(dir, src, dst) }
+        }
+    };
     ($vis:vis $name:ident <$(const $g:ident: $gt:ty),*>, $body:ident [$extra:expr]) => {
         $vis fn $name <$(const $g: $gt),*> (dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
             // SAFETY: as above.
@@ -1586,20 +1600,25 @@ fn scaled_round<const M: u8>(x: __m256d) -> __m128 {
     _mm256_cvtpd_ps(_mm256_mul_pd(round_pd::<M>(_mm256_mul_pd(x, scale)), inv))
 }
 
-entry!(f32_to_f64, f32_to_f64_body);
+entry!(f32_to_f64, f32_to_f64_body[false]);
+// The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]).
+entry!(f32_to_f64_sub, f32_to_f64_body[true]);
+by_density!(f32_to_f64_map, f32_to_f64, f32_to_f64_sub);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn f32_to_f64_body<const SUB: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 8;
+    let sub = Substitute::of(dir, SUB);
     chunked::<N>(dir, src, dst, (4, 8), |s, d| {
         // SAFETY: `s` holds 32 bytes and `d` 64 (chunks_exact); unaligned loads and stores.
         unsafe {
             let x = _mm256_loadu_ps(s.as_ptr().cast());
+            let x = if SUB { sub.apply(x) } else { x };
             let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
             let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x));
             _mm256_storeu_pd(d.as_mut_ptr().cast(), lo);
             _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), hi);
             // Widening is exact; NaN needs the canonical pattern and +-Inf may be map keys:
-            // exponent all ones goes cold.
+            // exponent all ones goes cold (substituted lanes no longer have it).
             nan_or_inf_lanes(_mm256_castps_si256(x))
         }
     })
@@ -2906,9 +2925,11 @@ mod wide {
     // float16/bfloat16/float32 -> uint32, in f32: round in the requested mode (exact), compare
     // with the limits, clamp or wrap in-lane; results from 2^31 are converted as r - 2^32 (exact,
     // same low 32 bits). 16 elements per step.
-    entry!(pub(super) f2u32<const S: u8, const M: u8, const R: u8>, f2u32_body);
+    entry!(pub(super) f2u32<const S: u8, const M: u8, const R: u8>, f2u32_body[false]);
+    // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]).
+    entry!(pub(super) f2u32_sub<const S: u8, const M: u8, const R: u8>, f2u32_body[true]);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    fn f2u32_body<const S: u8, const M: u8, const R: u8>(
+    fn f2u32_body<const S: u8, const M: u8, const R: u8, const SUB: bool>(
         dir: &Direction,
         src: &[u8],
         dst: &mut [u8],
@@ -2959,8 +2980,10 @@ mod wide {
             }
         };
         let mini = Mini::of(dir.from.format());
+        let sub = Substitute::of(dir, SUB);
         chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
             let [x0, x1] = f32_lanes::<S, 2>(s, &mini);
+            let [x0, x1] = if SUB { [sub.apply(x0), sub.apply(x1)] } else { [x0, x1] };
             let ((i0, c0), (i1, c1)) = (conv(x0), conv(x1));
             store16::<4>(d, i0, i1);
             lanes16(c0, c1)
@@ -3081,7 +3104,8 @@ mod wide {
         })
     }
 }
-use wide::{f2i_wide, f2u32, f64_to_u32};
+use wide::{f2i_wide, f2u32, f2u32_sub, f64_to_u32};
+by_density!(f2u32_map<const S: u8, const M: u8, const R: u8>, f2u32, f2u32_sub);
 
 // Its own codegen unit, as `to_f16`.
 mod mini {
@@ -4266,12 +4290,22 @@ fn f8_to_f32_body<const K: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> R
 
 // float16 / bfloat16 / float8_e5m2fnuz -> float64: widen to f32, then to f64 (both exact).
 // NaN/Inf cold.
-entry!(half_to_f64<const S: u8>, half_to_f64_body);
+entry!(half_to_f64<const S: u8>, half_to_f64_body[false]);
+// The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float16 and
+// bfloat16.
+entry!(half_to_f64_sub<const S: u8>, half_to_f64_body[true]);
+by_density!(half_to_f64_map<const S: u8>, half_to_f64, half_to_f64_sub);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn half_to_f64_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+fn half_to_f64_body<const S: u8, const SUB: bool>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
     const N: usize = 8;
+    let sub = Substitute::of(dir, SUB);
     chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
         let x = load8::<S>(s);
+        let x = if SUB { sub.apply(x) } else { x };
         let Some(d) = d.get_mut(..64) else { return u32::MAX };
         // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
         unsafe {
