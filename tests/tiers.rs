@@ -463,8 +463,8 @@ fn reports_target_and_tier() {
 /// in those lanes when the data holds many of them (every third element here), and resolve
 /// each hit otherwise (every 1,000th; the other kernels always do); where none does (Inf,
 /// NaN, int32's 2^24 + 1, and int32's least value, whose float32 converts to the lane
-/// pattern that is flagged anyway) they always resolve. Every result and first error must match scalar, on
-/// data in every target's range and on data with values past it.
+/// pattern that is flagged anyway) they always resolve. Every result and first error must
+/// match scalar, on data in every target's range and on data with values past it.
 #[test]
 fn one_value_for_every_special_on_every_tier() {
     use DataType as T;
