@@ -404,19 +404,21 @@ fn store<const D: usize>(b: &mut [u8], v: u64) {
                 *x = v as u8;
             }
         }
+        // Byte by byte into a slice of known length (one store once optimised): no
+        // `copy_from_slice`, whose call a build for size may keep.
         2 => {
-            if let Some(x) = b.get_mut(..2) {
-                x.copy_from_slice(&(v as u16).to_ne_bytes());
+            if let Some([x0, x1]) = b.get_mut(..2) {
+                [*x0, *x1] = (v as u16).to_ne_bytes();
             }
         }
         4 => {
-            if let Some(x) = b.get_mut(..4) {
-                x.copy_from_slice(&(v as u32).to_ne_bytes());
+            if let Some([x0, x1, x2, x3]) = b.get_mut(..4) {
+                [*x0, *x1, *x2, *x3] = (v as u32).to_ne_bytes();
             }
         }
         _ => {
-            if let Some(x) = b.get_mut(..8) {
-                x.copy_from_slice(&v.to_ne_bytes());
+            if let Some([x0, x1, x2, x3, x4, x5, x6, x7]) = b.get_mut(..8) {
+                [*x0, *x1, *x2, *x3, *x4, *x5, *x6, *x7] = v.to_ne_bytes();
             }
         }
     }
@@ -616,34 +618,41 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    let mut s_chunks = src.chunks_exact(S * LANES);
-    let mut d_chunks = dst.chunks_exact_mut(D * LANES);
     let mut done = 0;
     let specials = SpecialMap::new(dir);
-    for (sc, dc) in (&mut s_chunks).zip(&mut d_chunks) {
+    // Chunks by `get`, arrays indexed in loops of constant length: no iterator adapter (whose
+    // calls a build for size may keep) and nothing that can panic.
+    let (cs, cd) = (S * LANES, D * LANES);
+    let chunks = (src.len() / cs).min(dst.len() / cd);
+    for k in 0..chunks {
+        let (Some(sc), Some(dc)) = (src.get(cs * k..cs * (k + 1)), dst.get_mut(cd * k..cd * (k + 1))) else { break };
         // Three simple passes over the lane arrays (load, convert, reduce) so that each
         // vectorizes on its own.
         let mut x = [0u64; LANES];
-        for (xl, b) in x.iter_mut().zip(sc.chunks_exact(S)) {
-            *xl = load::<S>(b);
+        for (i, xl) in x.iter_mut().enumerate() {
+            *xl = load::<S>(sc.get(S * i..).unwrap_or(&[]));
         }
         let mut y = [0u64; LANES];
         let mut flags = [false; LANES];
-        for ((yl, fl), &xl) in y.iter_mut().zip(flags.iter_mut()).zip(x.iter()) {
-            let (v, b) = O::run(p, xl);
-            *yl = v;
-            *fl = b;
+        for i in 0..LANES {
+            if let (Some(&xl), Some(yl), Some(fl)) = (x.get(i), y.get_mut(i), flags.get_mut(i)) {
+                (*yl, *fl) = O::run(p, xl);
+            }
         }
-        for (&yl, b) in y.iter().zip(dc.chunks_exact_mut(D)) {
-            store::<D>(b, yl);
+        for (i, &yl) in y.iter().enumerate() {
+            store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), yl);
         }
-        let flagged = flags.iter().rev().fold(0u32, |m, &f| m << 1 | f as u32);
+        let mut flagged = 0u32;
+        for (i, &f) in flags.iter().enumerate() {
+            flagged |= (f as u32) << i;
+        }
         if flagged != 0 {
             resolve_flagged(dir, specials.as_ref(), sc, dc, (S, D), flagged, done)?;
         }
         done += LANES;
     }
-    cold(dir, s_chunks.remainder(), d_chunks.into_remainder(), done)
+    let (Some(s), Some(d)) = (src.get(cs * chunks..), dst.get_mut(cd * chunks..)) else { return Ok(()) };
+    cold(dir, s, d, done)
 }
 
 /// A 256-entry table for a source of 8 bits or less, built from the scalar reference with
@@ -1027,17 +1036,26 @@ fn store_dyn(b: &mut [u8], v: u64) {
 pub fn drive_lut<const D: usize>(dir: &Direction, lut: &Lut, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const CHUNK: usize = 64;
     let mut done = 0;
-    for (sc, dc) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK * D)) {
+    for k in 0..src.len().div_ceil(CHUNK) {
+        let n = (src.len() - CHUNK * k).min(CHUNK);
+        let (Some(sc), Some(dc)) = (src.get(CHUNK * k..CHUNK * k + n), dst.get_mut(CHUNK * D * k..(CHUNK * k + n) * D))
+        else {
+            break;
+        };
         let mut bad = false;
-        for (&s, d) in sc.iter().zip(dc.chunks_exact_mut(D)) {
+        for (k, &s) in sc.iter().enumerate() {
             let i = s as usize;
-            store::<D>(d, lut.values.get(i).copied().unwrap_or(0));
-            bad |= lut.fails.get(i).copied().unwrap_or(true);
+            let (v, f) = match (lut.values.get(i), lut.fails.get(i)) {
+                (Some(&v), Some(&f)) => (v, f),
+                _ => (0, true),
+            };
+            store::<D>(dc.get_mut(D * k..).unwrap_or(&mut []), v);
+            bad |= f;
         }
         if bad {
             cold(dir, sc, dc, done)?;
         }
-        done += sc.len();
+        done += n;
     }
     Ok(())
 }

@@ -57,6 +57,46 @@ pub mod x86_64_avx512;
 #[path = "x86_64/byte_rows.rs"]
 pub(crate) mod x86_64_byte_rows;
 
+/// Its argument: a call-argument position for `#[inline(always)]` on a closure bound to a
+/// name (the attribute is stable on a closure passed as an argument, not on a `let`'s
+/// initializer). Every closure of a kernel's step is `#[inline(always)]`, so no step is left
+/// to the inliner's cost model, which differs between build profiles (`panic = "abort"`,
+/// `opt-level = "s"`).
+#[inline(always)]
+pub(crate) const fn hot<F>(f: F) -> F {
+    f
+}
+
+/// `[f(0), f(1), .., f(N - 1)]` (`N` at least 1), every call of `f` inlined:
+/// `core::array::from_fn` and `[T; N]::map` leave theirs to the inliner's cost model, which
+/// kept them out of line at `opt-level = "s"`. Nothing here can panic.
+#[inline(always)]
+pub(crate) fn array_fn<T: Copy, const N: usize>(mut f: impl FnMut(usize) -> T) -> [T; N] {
+    let mut out = [f(0); N];
+    let mut i = 1;
+    while i < N {
+        if let Some(o) = out.get_mut(i) {
+            *o = f(i);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `a.map(f)` as [`array_fn`] builds it: every call of `f` inlined.
+#[inline(always)]
+pub(crate) fn array_map<T: Copy, U: Copy, const N: usize>(a: [T; N], mut f: impl FnMut(T) -> U) -> [U; N] {
+    let mut out = [f(a[0]); N];
+    let mut i = 1;
+    while i < N {
+        if let (Some(o), Some(&x)) = (out.get_mut(i), a.get(i)) {
+            *o = f(x);
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The target triple this crate was built for (tests and tools print it with the tier).
 pub const BUILD_TARGET: &str = match option_env!("CAST_VALUE_TARGET") {
     Some(t) => t,

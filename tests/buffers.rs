@@ -114,28 +114,28 @@ fn buffers_agree_with_the_element_reference_for_every_pair() {
             for (i, &b) in bits.iter().enumerate().take(written) {
                 let v = scalar::cast_element(p.encoder(), b).unwrap();
                 let bytes = &out[i * dst.size()..(i + 1) * dst.size()];
-                check_storage(dst, v, bytes);
+                check_storage(dst, v, bytes, &format!("{src}->{dst} {oor:?} element {i}"));
             }
         }
     }
 }
 
-fn check_storage(t: T, v: u64, bytes: &[u8]) {
+fn check_storage(t: T, v: u64, bytes: &[u8], at: &str) {
     match (t.bits(), t.size()) {
         (b, 1) if b < 8 => {
             let byte = bytes[0];
             if matches!(t, T::Int2 | T::Int4) {
                 // Sign-extended: the byte is an i8 of the same value.
                 let value = ((v << (64 - b)) as i64) >> (64 - b);
-                assert_eq!(byte as i8 as i64, value, "{t} {v:#x}");
+                assert_eq!(byte as i8 as i64, value, "{at}: {t} {v:#x}");
             } else {
-                assert_eq!(byte as u64, v, "{t}: upper bits must be zero");
+                assert_eq!(byte as u64, v, "{at}: {t}: upper bits must be zero");
             }
         }
-        (_, 1) => assert_eq!(bytes[0] as u64, v),
-        (_, 2) => assert_eq!(u16::from_ne_bytes([bytes[0], bytes[1]]) as u64, v),
-        (_, 4) => assert_eq!(u32::from_ne_bytes(bytes.try_into().unwrap()) as u64, v),
-        _ => assert_eq!(u64::from_ne_bytes(bytes.try_into().unwrap()), v),
+        (_, 1) => assert_eq!(bytes[0] as u64, v, "{at}"),
+        (_, 2) => assert_eq!(u16::from_ne_bytes([bytes[0], bytes[1]]) as u64, v, "{at}"),
+        (_, 4) => assert_eq!(u32::from_ne_bytes(bytes.try_into().unwrap()) as u64, v, "{at}"),
+        _ => assert_eq!(u64::from_ne_bytes(bytes.try_into().unwrap()), v, "{at}"),
     }
 }
 

@@ -653,6 +653,64 @@ fn an_out_of_range_integer_at_every_lane_position() {
     }
 }
 
+/// Clamp and wrap keep out-of-range elements in the vector lanes: float sources whose values
+/// reach far past the target (past i32, past the target float's largest finite value, 1e30,
+/// the largest finite source value) at each position of a few steps of in-range values, in
+/// every rounding mode. Every result must match the reference, the neighbours of the
+/// out-of-range element included.
+#[test]
+fn far_out_of_range_floats_at_every_lane_position_with_clamp_and_wrap() {
+    use DataType as T;
+    let pairs = [
+        (T::Float32, T::UInt8),
+        (T::Float32, T::Int8),
+        (T::Float32, T::Int16),
+        (T::Float32, T::Int32),
+        (T::Float32, T::Int4),
+        (T::BFloat16, T::Int16),
+        (T::Float64, T::UInt8),
+        (T::Float64, T::Int32),
+        (T::Float64, T::UInt16),
+        (T::Float32, T::Float16),
+        (T::Float32, T::BFloat16),
+        (T::Float32, T::Float8E4M3),
+        (T::Float32, T::Float8E5M2),
+        (T::Float32, T::Float8E4M3FNUZ),
+        (T::Float64, T::Float32),
+    ];
+    let n = 2 * MAX_STEP + 3;
+    for (src, dst) in pairs {
+        let value = |v: f64| match src {
+            T::Float64 => v.to_bits(),
+            T::BFloat16 => u64::from((v as f32).to_bits() >> 16),
+            _ => u64::from((v as f32).to_bits()),
+        };
+        let ordinary: Vec<u64> = (0..n).map(|i| value((i % 7) as f64 * 1.25 - 3.0)).collect();
+        let far = [2_147_483_648.0, 1.0e10, 1.0e30, 65536.0 * 65536.0 * 255.5, 1.0e300, f64::MAX, 70_000.0, 300.0];
+        let far: Vec<f64> = far.iter().flat_map(|&v| [v, -v]).collect();
+        let rules: &[OutOfRange] =
+            if dst.is_integer() { &[OutOfRange::Clamp, OutOfRange::Wrap] } else { &[OutOfRange::Clamp] };
+        for r in Rounding::ALL {
+            for &oor in rules {
+                let plan =
+                    CastPlan::new(&CastConfig::new(dst).with_rounding(r).with_out_of_range(Some(oor)), src, None)
+                        .unwrap();
+                for &v in &far {
+                    let bad = value(v);
+                    for tier in vector_tiers() {
+                        for pos in (0..n).step_by(3 * sample()) {
+                            let mut bits = ordinary.clone();
+                            bits[pos] = bad;
+                            let input = to_bytes(src, &bits);
+                            same_as_scalar(&plan, tier, &input, &format!("{src}->{dst} {r} {oor:?} {v:e} at {pos}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// float32 and float64 -> every narrower float target: the target's finite values and the
 /// midpoints between neighbours (the ties), each also with its pattern's neighbours and
 /// with one bit of the source pattern flipped at every position, both signs, and powers of

@@ -14,14 +14,33 @@
 //!
 //! Every kernel is tested against the scalar reference by tests/tiers.rs.
 
+use crate::config::OutOfRange;
 use crate::dtype::{DataType, Format, Kind, NanEncoding};
 use crate::error::ElementError;
 use crate::kernels::dispatch;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
 use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, plus_form, slots, Affine16, NibbleSums};
-use crate::kernels::KernelFn;
+use crate::kernels::{array_fn, array_map, hot, KernelFn};
 use crate::plan::Direction;
 use core::arch::x86_64::*;
+
+/// Proof that the CPU runs this tier's instructions (AVX2, FMA, F16C, BMI2). [`Avx2::new`]
+/// is a `#[target_feature]` function, so code makes one without `unsafe` only where it is
+/// compiled with those features itself: a kernel body, entered after dispatch detected them.
+/// The helpers a body calls take one and are `#[inline(always)]` without
+/// `#[target_feature]` (the two cannot be combined), so that no step of a kernel is left to
+/// the inliner's cost model, whatever the build's profile.
+#[derive(Clone, Copy)]
+pub(super) struct Avx2(());
+
+impl Avx2 {
+    /// The proof, where the caller's own target features include this tier's.
+    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
+    #[inline]
+    pub(super) fn new() -> Avx2 {
+        Avx2(())
+    }
+}
 
 /// Source codes of the float-domain kernels: how eight (f32 domain) or four (f64 domain)
 /// source lanes are loaded as floats, always exactly.
@@ -1075,53 +1094,62 @@ fn pick_int_to_float(s: u8, to: DataType, m: u8) -> Option<KernelFn> {
 
 /// Which of eight float32 lanes (as bits) have their exponent all ones: NaN (which must
 /// become the canonical NaN) or +-Inf (possibly a scalar_map key). Such lanes go cold.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn nan_or_inf_lanes(x: __m256i) -> u32 {
-    lanes8(special_ps(_mm256_castsi256_ps(x)))
+#[inline(always)]
+fn nan_or_inf_lanes(cpu: Avx2, x: __m256i) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { lanes8(cpu, special_ps(cpu, _mm256_castsi256_ps(x))) }
 }
 
 /// One bit per 32-bit lane of a mask (bit i = lane i).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn lanes8(m: __m256i) -> u32 {
-    _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32
+#[inline(always)]
+fn lanes8(_cpu: Avx2, m: __m256i) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32 }
 }
 
 /// One bit per 32-bit lane of two masks (lanes of `a`, then of `b`).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn lanes16(a: __m256i, b: __m256i) -> u32 {
-    let any = _mm256_or_si256(a, b);
-    if _mm256_testz_si256(any, any) != 0 {
-        0
-    } else {
-        lanes8(a) | lanes8(b) << 8
+#[inline(always)]
+fn lanes16(cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let any = _mm256_or_si256(a, b);
+        if _mm256_testz_si256(any, any) != 0 {
+            0
+        } else {
+            lanes8(cpu, a) | lanes8(cpu, b) << 8
+        }
     }
 }
 
 /// One bit per 16-bit lane of two masks (lanes of `a`, then of `b`), after one test for none.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn lanes_words(a: __m256i, b: __m256i) -> u32 {
-    let any = _mm256_or_si256(a, b);
-    if _mm256_testz_si256(any, any) != 0 {
-        return 0;
+#[inline(always)]
+fn lanes_words(_cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let any = _mm256_or_si256(a, b);
+        if _mm256_testz_si256(any, any) != 0 {
+            return 0;
+        }
+        // Two mask bits per 16-bit lane: keep one.
+        let bits = hot(
+            #[inline(always)]
+            |m: __m256i| _pext_u32(_mm256_movemask_epi8(m) as u32, 0x5555_5555),
+        );
+        bits(a) | bits(b) << 16
     }
-    // Two mask bits per 16-bit lane: keep one.
-    let bits = |m: __m256i| _pext_u32(_mm256_movemask_epi8(m) as u32, 0x5555_5555);
-    bits(a) | bits(b) << 16
 }
 
 /// One bit per 32-bit lane of four masks (in order), after one test for none at all.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn lanes32(m: [__m256i; 4]) -> u32 {
-    let any = _mm256_or_si256(_mm256_or_si256(m[0], m[1]), _mm256_or_si256(m[2], m[3]));
-    if _mm256_testz_si256(any, any) != 0 {
-        0
-    } else {
-        lanes8(m[0]) | lanes8(m[1]) << 8 | lanes8(m[2]) << 16 | lanes8(m[3]) << 24
+#[inline(always)]
+fn lanes32(cpu: Avx2, m: [__m256i; 4]) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let any = _mm256_or_si256(_mm256_or_si256(m[0], m[1]), _mm256_or_si256(m[2], m[3]));
+        if _mm256_testz_si256(any, any) != 0 {
+            0
+        } else {
+            lanes8(cpu, m[0]) | lanes8(cpu, m[1]) << 8 | lanes8(cpu, m[2]) << 16 | lanes8(cpu, m[3]) << 24
+        }
     }
 }
 
@@ -1181,14 +1209,23 @@ fn chunked_halves<const N: usize>(
     mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
 ) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
-    blocks(halves * N, dir, src, dst, (ss, ds), specials.as_ref(), |s, d| {
-        let mut flags = 0;
-        for h in 0..halves {
-            let (Some(s), Some(d)) = (s.get(h * N * ss..), d.get_mut(h * N * ds..)) else { return u64::MAX };
-            flags |= u64::from(step(s, d)) << (h * N);
-        }
-        flags
-    })
+    blocks(
+        halves * N,
+        dir,
+        src,
+        dst,
+        (ss, ds),
+        specials.as_ref(),
+        #[inline(always)]
+        |s, d| {
+            let mut flags = 0;
+            for h in 0..halves {
+                let (Some(s), Some(d)) = (s.get(h * N * ss..), d.get_mut(h * N * ds..)) else { return u64::MAX };
+                flags |= u64::from(step(s, d)) << (h * N);
+            }
+            flags
+        },
+    )
 }
 
 /// [`chunked`] with the step length `n` (at most 32) a plan-time value; see [`blocks`].
@@ -1202,7 +1239,16 @@ fn chunked_n(
     mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
 ) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
-    blocks(n, dir, src, dst, sizes, specials.as_ref(), |s, d| u64::from(step(s, d)))
+    blocks(
+        n,
+        dir,
+        src,
+        dst,
+        sizes,
+        specials.as_ref(),
+        #[inline(always)]
+        |s, d| u64::from(step(s, d)),
+    )
 }
 
 /// The chunk loop of the x86 kernels: `step` converts `n` elements (at most 64; `ss` / `ds`
@@ -1225,6 +1271,10 @@ pub(super) fn blocks(
     specials: Option<&lanes::SpecialMap>,
     mut step: impl FnMut(&[u8], &mut [u8]) -> u64,
 ) -> Result<(), ElementError> {
+    // (Never: every kernel's step has bytes on both sides.)
+    if ss == 0 || ds == 0 || n == 0 {
+        return lanes::cold(dir, src, dst, 0);
+    }
     let mut done = 0;
     let stream = src.len() + dst.len() >= STREAM_MIN;
     let (src, dst) = if stream {
@@ -1250,11 +1300,17 @@ pub(super) fn blocks(
     let full = (src.len() / sb).min(dst.len() / db);
     let (src_full, src_rest) = src.split_at(full * sb);
     let (dst_full, dst_rest) = dst.split_at_mut(full * db);
-    let blocks = src_full.chunks_exact(sb).zip(dst_full.chunks_exact_mut(db)).map(|(s, d)| (s, d, stream));
+    let blocks = src_full.chunks_exact(sb).zip(dst_full.chunks_exact_mut(db)).map(
+        #[inline(always)]
+        |(s, d)| (s, d, stream),
+    );
     let mut result = Ok(());
     let mut flags = [0; GROUP];
     for (s, d, streamed) in blocks.chain(core::iter::once((src_rest, dst_rest, false))) {
-        let (out, target) = match scratch.as_mut().and_then(|b| b.0.get_mut(..d.len())) {
+        let (out, target) = match scratch.as_mut().and_then(
+            #[inline(always)]
+            |b| b.0.get_mut(..d.len()),
+        ) {
             Some(buf) if streamed => (buf, Some(d)),
             _ => (d, None),
         };
@@ -1264,16 +1320,9 @@ pub(super) fn blocks(
         done += steps * n;
         if let Some(t) = target {
             match result {
-                // SAFETY: the kernels that reach here run only where `select` found AVX2
-                // (see `entry!`; the AVX-512 tier's detection includes AVX2's), which
-                // `stream_out` needs.
-                Ok(()) => unsafe { stream_out(out, t) },
+                Ok(()) => stream_out(out, t),
                 // Every element before the failing one, as the reference leaves them.
-                Err(_) => {
-                    if let (Some(t), Some(o)) = (t.get_mut(..written), out.get(..written)) {
-                        t.copy_from_slice(o);
-                    }
-                }
+                Err(_) => copy_written(t, out, written),
             }
         }
         if result.is_err() {
@@ -1286,6 +1335,16 @@ pub(super) fn blocks(
         unsafe { _mm_sfence() };
     }
     result
+}
+
+/// The first `written` bytes of `from` into `to` (the elements before a failing one, from a
+/// streamed block's scratch); once per failing call.
+#[cold]
+#[inline(never)]
+fn copy_written(to: &mut [u8], from: &[u8], written: usize) {
+    if let (Some(t), Some(o)) = (to.get_mut(..written), from.get(..written)) {
+        t.copy_from_slice(o);
+    }
 }
 
 /// Steps per group in [`grouped`].
@@ -1316,13 +1375,33 @@ pub(super) fn grouped(
     flags: &mut [u64; GROUP],
 ) -> (Result<(), ElementError>, usize) {
     let (cs, cd) = (ss * n, ds * n);
+    // (Never: every kernel's step has bytes on both sides. The test lets the divisions
+    // below go without a check for zero.)
+    if cs == 0 || cd == 0 {
+        return (lanes::cold(dir, s, d, done), 0);
+    }
     let done0 = done;
     let steps = (s.len() / cs).min(d.len() / cd);
-    let (s, s_rest) = s.split_at(steps * cs);
-    let (d, d_rest) = d.split_at_mut(steps * cd);
-    for (gs, gd) in s.chunks(cs * GROUP).zip(d.chunks_mut(cd * GROUP)) {
+    let (Some((mut s, s_rest)), Some((mut d, d_rest))) =
+        (s.split_at_checked(steps * cs), d.split_at_mut_checked(steps * cd))
+    else {
+        return (lanes::cold(dir, s, d, done), 0);
+    };
+    // Slices are split, never indexed: nothing in these loops can panic.
+    while !s.is_empty() {
+        let k = (s.len() / cs).min(GROUP);
+        let (Some((gs, s_next)), Some((gd, d_next))) = (s.split_at_checked(k * cs), d.split_at_mut_checked(k * cd))
+        else {
+            break;
+        };
+        (s, d) = (s_next, d_next);
         let mut any = 0u64;
-        for (i, (s, d)) in gs.chunks_exact(cs).zip(gd.chunks_exact_mut(cd)).enumerate() {
+        let (mut rs, mut rd) = (gs, &mut *gd);
+        for i in 0..k {
+            let (Some((s, s_next)), Some((d, d_next))) = (rs.split_at_checked(cs), rd.split_at_mut_checked(cd)) else {
+                break;
+            };
+            (rs, rd) = (s_next, d_next);
             if prefetch {
                 // The source a page ahead: the hardware prefetchers stop at page edges.
                 let ahead = s.as_ptr().wrapping_add(PREFETCH);
@@ -1343,12 +1422,11 @@ pub(super) fn grouped(
             }
         }
         if any != 0 {
-            let k = gs.len() / cs;
             if let Err(e) = resolve_group(dir, specials, gs, gd, (ss, ds), &Group { n, hits: any, flags, done }) {
                 return (Err(e), (done - done0) / n + k);
             }
         }
-        done += gs.len() / ss;
+        done += k * n;
     }
     (lanes::cold(dir, s_rest, d_rest, done), steps)
 }
@@ -1473,21 +1551,23 @@ const PREFETCH: usize = 4096;
 #[repr(C, align(32))]
 struct Scratch([u8; 4096]);
 
-/// Copy `from` to `to` (of the same length) with 32-byte non-temporal stores where `to` is
-/// 32-byte aligned, plain copies for the unaligned head and the tail.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
+/// Copy `from` to `to` (of the same length) with 16-byte non-temporal stores where `to` is
+/// 16-byte aligned, plain copies for the unaligned head and the tail. Out of line, one call
+/// per 4 KiB block, so that the copies' calls stay out of the kernels' loops; SSE2 (part of
+/// x86_64), not AVX2: rustc keeps no `#[inline(never)]` on a `#[target_feature]` function,
+/// and the stores run at the memory's speed either way.
+#[inline(never)]
 fn stream_out(from: &[u8], to: &mut [u8]) {
-    let head = to.as_ptr().align_offset(32).min(to.len());
+    let head = to.as_ptr().align_offset(16).min(to.len());
     let (to_head, to_body) = to.split_at_mut(head);
     let (from_head, from_body) = from.split_at(head.min(from.len()));
     to_head.copy_from_slice(from_head);
-    let mut t = to_body.chunks_exact_mut(32);
-    let mut f = from_body.chunks_exact(32);
+    let mut t = to_body.chunks_exact_mut(16);
+    let mut f = from_body.chunks_exact(16);
     for (t, f) in (&mut t).zip(&mut f) {
-        // SAFETY: `t` is 32 bytes at a 32-byte aligned address (the head moved it there),
-        // `f` 32 bytes (an unaligned load).
-        unsafe { _mm256_stream_si256(t.as_mut_ptr().cast(), _mm256_loadu_si256(f.as_ptr().cast())) };
+        // SAFETY: `t` is 16 bytes at a 16-byte aligned address (the head moved it there),
+        // `f` 16 bytes (an unaligned load); SSE2 is part of x86_64.
+        unsafe { _mm_stream_si128(t.as_mut_ptr().cast(), _mm_loadu_si128(f.as_ptr().cast())) };
     }
     let (t, f) = (t.into_remainder(), f.remainder());
     if t.len() == f.len() {
@@ -1515,68 +1595,102 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let sub = Substitute::of(dir, SUB);
     // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold.
+    // Nearest-even with clamp: the conversion's own result is the rule's (+-Inf past the
+    // range), so only NaN/+-Inf (exponent all ones) go cold.
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
-    let limit = _mm256_set1_epi32(0x47ef_fffe);
-    chunked::<N>(dir, src, dst, (8, 4), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N * 8), d.get_mut(..N * 4)) else { return u32::MAX };
-        let mut high = [[_mm256_setzero_si256(); 2]; 4];
-        for (k, h) in high.iter_mut().enumerate() {
-            // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned loads and
-            // stores of the k-th 64 and 32 bytes.
-            unsafe {
-                let (a, b) = if S == src::F64 {
-                    (
-                        _mm256_loadu_pd(s.as_ptr().add(64 * k).cast()),
-                        _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast()),
-                    )
-                } else {
-                    load8_pd_int::<S, true>(s.get(64 * k..).unwrap_or(&[]))
-                };
-                let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
-                *h = [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
-                let y = match M {
-                    mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
-                    mode::TZ => towards_zero_ps(a, b),
-                    mode::NA => {
-                        // The last mantissa bit set (not on zeros and f64 subnormals, which
-                        // convert to zero either way: no subnormal operand).
-                        let away = |x: __m256d, h: __m256i| {
-                            let normal = _mm256_min_epu32(_mm256_srli_epi64::<52>(h), _mm256_set1_epi64x(1));
-                            _mm256_cvtpd_ps(_mm256_castsi256_pd(_mm256_or_si256(_mm256_castpd_si256(x), normal)))
-                        };
-                        _mm256_set_m128(away(b, h[1]), away(a, h[0]))
+    let clamp_ne = M == mode::NE && S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
+    let limit = _mm256_set1_epi32(if clamp_ne { 0x7fef_ffff } else { 0x47ef_fffe });
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (8, 4),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N * 8), d.get_mut(..N * 4)) else { return u32::MAX };
+            let mut high = [_mm256_setzero_si256(); 8];
+            for k in 0..4 {
+                // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned loads and
+                // stores of the k-th 64 and 32 bytes.
+                unsafe {
+                    let (a, b) = if S == src::F64 {
+                        (
+                            _mm256_loadu_pd(s.as_ptr().add(64 * k).cast()),
+                            _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast()),
+                        )
+                    } else {
+                        load8_pd_int::<S, true>(cpu, s.get(64 * k..).unwrap_or(&[]))
+                    };
+                    let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+                    let h =
+                        [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
+                    if let Some(o) = high.get_mut(2 * k) {
+                        *o = h[0];
                     }
-                    _ => _mm256_set_m128(scaled_round::<M>(b), scaled_round::<M>(a)),
-                };
-                _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), y);
+                    if let Some(o) = high.get_mut(2 * k + 1) {
+                        *o = h[1];
+                    }
+                    let y = match M {
+                        mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
+                        mode::TZ => towards_zero_ps(cpu, a, b),
+                        mode::NA => {
+                            // The last mantissa bit set (not on zeros and f64 subnormals, which
+                            // convert to zero either way: no subnormal operand).
+                            let away = hot(
+                                #[inline(always)]
+                                |x: __m256d, h: __m256i| {
+                                    let normal = _mm256_min_epu32(_mm256_srli_epi64::<52>(h), _mm256_set1_epi64x(1));
+                                    _mm256_cvtpd_ps(_mm256_castsi256_pd(_mm256_or_si256(
+                                        _mm256_castpd_si256(x),
+                                        normal,
+                                    )))
+                                },
+                            );
+                            _mm256_set_m128(away(b, h[1]), away(a, h[0]))
+                        }
+                        _ => _mm256_set_m128(scaled_round::<M>(cpu, b), scaled_round::<M>(cpu, a)),
+                    };
+                    _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), y);
+                }
             }
-        }
-        let most = high.iter().flatten().fold(_mm256_setzero_si256(), |m, &h| _mm256_max_epi32(m, h));
-        let over = _mm256_cmpgt_epi32(most, limit);
-        if _mm256_testz_si256(over, over) != 0 {
-            return 0;
-        }
-        high.iter().flatten().enumerate().fold(0, |acc, (k, &h)| {
-            acc | (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi32(h, limit))) as u32) << (4 * k)
-        })
-    })
+            let [h0, h1, h2, h3, h4, h5, h6, h7] = high;
+            let most = _mm256_max_epi32(
+                _mm256_max_epi32(_mm256_max_epi32(h0, h1), _mm256_max_epi32(h2, h3)),
+                _mm256_max_epi32(_mm256_max_epi32(h4, h5), _mm256_max_epi32(h6, h7)),
+            );
+            let over = _mm256_cmpgt_epi32(most, limit);
+            if _mm256_testz_si256(over, over) != 0 {
+                return 0;
+            }
+            let mut flags = 0;
+            for (k, &h) in high.iter().enumerate() {
+                flags |= (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi32(h, limit))) as u32) << (4 * k);
+            }
+            flags
+        },
+    )
 }
 
 /// Eight float64 lanes rounded to float32 towards zero: the nearest-even conversion, one
 /// pattern less where its magnitude went up (see [`f64_to_f32`]). [`narrow_pd`]'s pattern
 /// difference tells the same, but its subtraction and the sign's shift measured 5% slower
 /// than this compare.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn towards_zero_ps(a: __m256d, b: __m256d) -> __m256 {
-    let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
-    let up =
-        |y: __m128, x: __m256d| _mm256_cmpgt_epi64(_mm256_castpd_si256(_mm256_cvtps_pd(y)), _mm256_castpd_si256(x));
-    let w = dwords::<false>(up(ya, a), up(yb, b));
-    _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(_mm256_set_m128(yb, ya)), w))
+#[inline(always)]
+fn towards_zero_ps(cpu: Avx2, a: __m256d, b: __m256d) -> __m256 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
+        let up = hot(
+            #[inline(always)]
+            |y: __m128, x: __m256d| _mm256_cmpgt_epi64(_mm256_castpd_si256(_mm256_cvtps_pd(y)), _mm256_castpd_si256(x)),
+        );
+        let w = dwords::<false>(cpu, up(ya, a), up(yb, b));
+        _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(_mm256_set_m128(yb, ya)), w))
+    }
 }
 
 /// Four float64 lanes rounded to float32 towards +Inf or -Inf (`M`): scaled by a power of two
@@ -1585,19 +1699,21 @@ fn towards_zero_ps(a: __m256d, b: __m256d) -> __m256 {
 /// scaled back; every step is exact but the one rounding, so the conversion to f32 is exact
 /// too. Magnitudes from f32::MAX's neighbourhood on (NaN/Inf among them) give meaningless
 /// lanes, which the caller sends cold.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn scaled_round<const M: u8>(x: __m256d) -> __m128 {
-    let bits = _mm256_castpd_si256(x);
-    // The exponent field in place, at least f32's least normal one (897 in f64's bias).
-    let e = _mm256_max_epi32(
-        _mm256_and_si256(bits, _mm256_set1_epi64x(0x7ff0_0000_0000_0000)),
-        _mm256_set1_epi64x(897 << 52),
-    );
-    // 2^(1046 - field) and its inverse 2^(field - 1046): fields 897..=1150 keep both normal.
-    let scale = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(2069 << 52), e));
-    let inv = _mm256_castsi256_pd(_mm256_sub_epi64(e, _mm256_set1_epi64x(23 << 52)));
-    _mm256_cvtpd_ps(_mm256_mul_pd(round_pd::<M>(_mm256_mul_pd(x, scale)), inv))
+#[inline(always)]
+fn scaled_round<const M: u8>(cpu: Avx2, x: __m256d) -> __m128 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let bits = _mm256_castpd_si256(x);
+        // The exponent field in place, at least f32's least normal one (897 in f64's bias).
+        let e = _mm256_max_epi32(
+            _mm256_and_si256(bits, _mm256_set1_epi64x(0x7ff0_0000_0000_0000)),
+            _mm256_set1_epi64x(897 << 52),
+        );
+        // 2^(1046 - field) and its inverse 2^(field - 1046): fields 897..=1150 keep both normal.
+        let scale = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_set1_epi64x(2069 << 52), e));
+        let inv = _mm256_castsi256_pd(_mm256_sub_epi64(e, _mm256_set1_epi64x(23 << 52)));
+        _mm256_cvtpd_ps(_mm256_mul_pd(round_pd::<M>(cpu, _mm256_mul_pd(x, scale)), inv))
+    }
 }
 
 entry!(f32_to_f64, f32_to_f64_body[false]);
@@ -1606,22 +1722,30 @@ entry!(f32_to_f64_sub, f32_to_f64_body[true]);
 by_density!(f32_to_f64_map, f32_to_f64, f32_to_f64_sub);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f32_to_f64_body<const SUB: bool>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 8;
     let sub = Substitute::of(dir, SUB);
-    chunked::<N>(dir, src, dst, (4, 8), |s, d| {
-        // SAFETY: `s` holds 32 bytes and `d` 64 (chunks_exact); unaligned loads and stores.
-        unsafe {
-            let x = _mm256_loadu_ps(s.as_ptr().cast());
-            let x = if SUB { sub.apply(x) } else { x };
-            let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
-            let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x));
-            _mm256_storeu_pd(d.as_mut_ptr().cast(), lo);
-            _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), hi);
-            // Widening is exact; NaN needs the canonical pattern and +-Inf may be map keys:
-            // exponent all ones goes cold (substituted lanes no longer have it).
-            nan_or_inf_lanes(_mm256_castps_si256(x))
-        }
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (4, 8),
+        #[inline(always)]
+        |s, d| {
+            // SAFETY: `s` holds 32 bytes and `d` 64 (chunks_exact); unaligned loads and stores.
+            unsafe {
+                let x = _mm256_loadu_ps(s.as_ptr().cast());
+                let x = if SUB { sub.apply(x) } else { x };
+                let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
+                let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x));
+                _mm256_storeu_pd(d.as_mut_ptr().cast(), lo);
+                _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), hi);
+                // Widening is exact; NaN needs the canonical pattern and +-Inf may be map keys:
+                // exponent all ones goes cold (substituted lanes no longer have it).
+                nan_or_inf_lanes(cpu, _mm256_castps_si256(x))
+            }
+        },
+    )
 }
 
 // A module of its own, as are the other large kernel families (`to_bf16`, `f2i`, `wide`,
@@ -1649,6 +1773,7 @@ mod to_f16 {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let (mag, limit) = (_mm256_set1_epi16(0x7fff), _mm256_set1_epi16(0x7bfe));
         let (abs, limit32) = (_mm256_set1_epi32(i32::MAX), _mm256_set1_epi32(0x477f_e000 - 1));
@@ -1656,35 +1781,56 @@ mod to_f16 {
         let ss = src::size(S);
         let mini = Mini::of(dir.from.format());
         let sub = Substitute::of(dir, SUB);
+        // Clamp in the nearest modes: the conversion's own result is the rule's (+-Inf past the
+        // range), so only NaN/+-Inf lanes go cold. (The directed modes' conversions give the
+        // largest finite value where the rounded value, its exponent unbounded, is past it.)
+        let clamp = dir.out_of_range == Some(OutOfRange::Clamp) && MODE == _MM_FROUND_TO_NEAREST_INT;
         // Eight lanes converted, and with `AWAY` the lanes' flags: nearest-away needs |x|
         // for its last bit anyway, and there the test on it measured faster (x1.05-1.15).
-        let cvt = |x: __m256| {
-            if !AWAY {
-                return (_mm256_cvtps_ph::<MODE>(x), _mm256_setzero_si256());
-            }
-            let a = _mm256_and_si256(_mm256_castps_si256(x), abs);
-            // The last mantissa bit set where the exponent field is not zero (at most 1).
-            let x = _mm256_or_si256(_mm256_castps_si256(x), _mm256_min_epu32(_mm256_srli_epi32::<23>(a), one));
-            (_mm256_cvtps_ph::<MODE>(_mm256_castsi256_ps(x)), _mm256_cmpgt_epi32(a, limit32))
-        };
-        chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
-            let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
-            let [x0, x1, x2, x3] = f32_lanes::<S, 4>(s, &mini);
-            let [x0, x1, x2, x3] =
-                if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
-            let ((h0, f0), (h1, f1), (h2, f2), (h3, f3)) = (cvt(x0), cvt(x1), cvt(x2), cvt(x3));
-            let (h01, h23) = (_mm256_set_m128i(h1, h0), _mm256_set_m128i(h3, h2));
-            // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.as_mut_ptr().cast(), h01);
-                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), h23);
-            }
-            if AWAY {
-                return lanes32([f0, f1, f2, f3]);
-            }
-            let over = |h| _mm256_cmpgt_epi16(_mm256_and_si256(h, mag), limit);
-            lanes_words(over(h01), over(h23))
-        })
+        let cvt = hot(
+            #[inline(always)]
+            |x: __m256| {
+                if !AWAY {
+                    return (_mm256_cvtps_ph::<MODE>(x), _mm256_setzero_si256());
+                }
+                let a = _mm256_and_si256(_mm256_castps_si256(x), abs);
+                // The last mantissa bit set where the exponent field is not zero (at most 1).
+                let x = _mm256_or_si256(_mm256_castps_si256(x), _mm256_min_epu32(_mm256_srli_epi32::<23>(a), one));
+                (_mm256_cvtps_ph::<MODE>(_mm256_castsi256_ps(x)), _mm256_cmpgt_epi32(a, limit32))
+            },
+        );
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (ss, 2),
+            #[inline(always)]
+            |s, d| {
+                let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
+                let [x0, x1, x2, x3] = f32_lanes::<S, 4>(cpu, s, &mini);
+                let [x0, x1, x2, x3] =
+                    if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
+                let ((h0, f0), (h1, f1), (h2, f2), (h3, f3)) = (cvt(x0), cvt(x1), cvt(x2), cvt(x3));
+                let (h01, h23) = (_mm256_set_m128i(h1, h0), _mm256_set_m128i(h3, h2));
+                // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
+                unsafe {
+                    _mm256_storeu_si256(d.as_mut_ptr().cast(), h01);
+                    _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), h23);
+                }
+                let over = hot(
+                    #[inline(always)]
+                    |h| _mm256_cmpgt_epi16(_mm256_and_si256(h, mag), limit),
+                );
+                let flags = if AWAY { lanes32(cpu, [f0, f1, f2, f3]) } else { lanes_words(cpu, over(h01), over(h23)) };
+                if clamp && flags != 0 {
+                    return lanes32(
+                        cpu,
+                        [special_ps(cpu, x0), special_ps(cpu, x1), special_ps(cpu, x2), special_ps(cpu, x3)],
+                    );
+                }
+                flags
+            },
+        )
     }
 }
 use to_f16::{f32_to_f16, f32_to_f16_sub};
@@ -1701,25 +1847,35 @@ fn half_to_f32_body<const S: u8, const SUB: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let ss = src::size(S);
     let mini = Mini::of(dir.from.format());
     let sub = Substitute::of(dir, SUB);
-    chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
-        let Some(d) = d.get_mut(..N * 4) else { return u32::MAX };
-        let mut special = [_mm256_setzero_si256(); 4];
-        for (k, (m, x)) in special.iter_mut().zip(f32_lanes::<S, 4>(s, &mini)).enumerate() {
-            *m = special_ps(x);
-            // (Substituted lanes are no longer flagged: the mask is zero without a substitute.)
-            let x = if SUB { sub.apply_at(x, *m) } else { x };
-            // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
-            unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
-            if SUB {
-                *m = _mm256_andnot_si256(sub.on, *m);
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (ss, 4),
+        #[inline(always)]
+        |s, d| {
+            let Some(d) = d.get_mut(..N * 4) else { return u32::MAX };
+            let lanes = f32_lanes::<S, 4>(cpu, s, &mini);
+            let mut special = [_mm256_setzero_si256(); 4];
+            for k in 0..4 {
+                let (Some(&x), Some(m)) = (lanes.get(k), special.get_mut(k)) else { break };
+                *m = special_ps(cpu, x);
+                // (Substituted lanes are no longer flagged: the mask is zero without a substitute.)
+                let x = if SUB { sub.apply_at(x, *m) } else { x };
+                // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
+                unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
+                if SUB {
+                    *m = _mm256_andnot_si256(sub.on, *m);
+                }
             }
-        }
-        lanes32(special)
-    })
+            lanes32(cpu, special)
+        },
+    )
 }
 
 // Its own codegen unit, as `to_f16`.
@@ -1740,10 +1896,17 @@ mod to_bf16 {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let ss = src::size(S);
         // From here on a magnitude can round past bfloat16's largest finite value 0x7f7f.
+        // (Clamp in the nearest modes: the rounding's own result is the rule's, +-Inf where it
+        // carries past the largest finite value, so only NaN/+-Inf lanes go cold. The
+        // directed modes' increment of 0xffff would carry the largest magnitudes into the
+        // sign bit.)
+        let clamp = dir.out_of_range == Some(OutOfRange::Clamp) && matches!(M, mode::NE | mode::NA);
         let limit = _mm256_set1_epi32(match M {
+            _ if clamp => 0x7f80_0000 - 1,
             mode::NE | mode::NA => 0x7f7f_8000 - 1,
             mode::TZ => 0x7f80_0000 - 1,
             _ => 0x7f7f_0000,
@@ -1751,36 +1914,52 @@ mod to_bf16 {
         let abs = _mm256_set1_epi32(i32::MAX);
         let low = _mm256_set1_epi32(0xffff);
         let sub = Substitute::of(dir, SUB);
-        let conv = |x: __m256i| {
-            let inc = match M {
-                mode::NE => _mm256_add_epi32(
-                    _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1)),
-                    _mm256_set1_epi32(0x7fff),
-                ),
-                mode::NA => _mm256_set1_epi32(0x8000),
-                mode::TZ => _mm256_setzero_si256(),
-                mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), low),
-                _ => _mm256_and_si256(_mm256_srai_epi32::<31>(x), low),
-            };
-            let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, inc));
-            (r, _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), limit))
-        };
-        chunked::<N>(dir, src, dst, (ss, 2), |s, d| {
-            let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
-            let at = |k: usize| {
-                let x = load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
-                conv(_mm256_castps_si256(if SUB { sub.apply(x) } else { x }))
-            };
-            let ((r0, f0), (r1, f1), (r2, f2), (r3, f3)) = (at(0), at(1), at(2), at(3));
-            // Lanes hold values below 2^16, so the unsigned-saturating pack is exact.
-            let pack = |a: __m256i, b: __m256i| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
-            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.as_mut_ptr().cast(), pack(r0, r1));
-                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), pack(r2, r3));
-            }
-            lanes32([f0, f1, f2, f3])
-        })
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256i| {
+                let inc = match M {
+                    mode::NE => _mm256_add_epi32(
+                        _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1)),
+                        _mm256_set1_epi32(0x7fff),
+                    ),
+                    mode::NA => _mm256_set1_epi32(0x8000),
+                    mode::TZ => _mm256_setzero_si256(),
+                    mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(x), low),
+                    _ => _mm256_and_si256(_mm256_srai_epi32::<31>(x), low),
+                };
+                let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, inc));
+                (r, _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), limit))
+            },
+        );
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (ss, 2),
+            #[inline(always)]
+            |s, d| {
+                let Some(d) = d.get_mut(..N * 2) else { return u32::MAX };
+                let at = hot(
+                    #[inline(always)]
+                    |k: usize| {
+                        let x = load8::<S>(cpu, s.get(8 * ss * k..).unwrap_or(&[]));
+                        conv(_mm256_castps_si256(if SUB { sub.apply(x) } else { x }))
+                    },
+                );
+                let ((r0, f0), (r1, f1), (r2, f2), (r3, f3)) = (at(0), at(1), at(2), at(3));
+                // Lanes hold values below 2^16, so the unsigned-saturating pack is exact.
+                let pack = hot(
+                    #[inline(always)]
+                    |a: __m256i, b: __m256i| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b)),
+                );
+                // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+                unsafe {
+                    _mm256_storeu_si256(d.as_mut_ptr().cast(), pack(r0, r1));
+                    _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), pack(r2, r3));
+                }
+                lanes32(cpu, [f0, f1, f2, f3])
+            },
+        )
     }
 }
 use to_bf16::{f32_to_bf16, f32_to_bf16_sub};
@@ -1803,6 +1982,7 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     const RZ: i32 = _MM_FROUND_TO_ZERO;
     let ss = src::size(S);
@@ -1818,52 +1998,68 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
     let sign_mask = _mm256_set1_epi16(-0x8000);
     // Sixteen lanes as float16 patterns rounded to odd, in element order (float16 sources to
     // e5m2: the patterns themselves, exact).
-    let odd16 = |s: &[u8]| {
-        if S == src::F16 && E5M2 {
-            return match s.get(..32) {
-                // SAFETY: the slice holds the 32 bytes read; an unaligned load.
-                Some(b) => unsafe { _mm256_loadu_si256(b.as_ptr().cast()) },
-                None => _mm256_setzero_si256(),
-            };
-        }
-        let half8 = |x: __m256| {
-            let h = _mm256_cvtps_ph::<RZ>(_mm256_mul_ps(x, scale));
-            let back = _mm256_mul_ps(_mm256_cvtph_ps(h), unscale);
-            (h, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_UQ>(back, x)))
-        };
-        let (h0, i0) = half8(load8::<S>(s));
-        let (h1, i1) = half8(load8::<S>(s.get(8 * ss..).unwrap_or(&[])));
-        let inexact = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi32(i0, i1));
-        _mm256_or_si256(_mm256_set_m128i(h1, h0), _mm256_srli_epi16::<15>(inexact))
-    };
+    let odd16 = hot(
+        #[inline(always)]
+        |s: &[u8]| {
+            if S == src::F16 && E5M2 {
+                return match s.get(..32) {
+                    // SAFETY: the slice holds the 32 bytes read; an unaligned load.
+                    Some(b) => unsafe { _mm256_loadu_si256(b.as_ptr().cast()) },
+                    None => _mm256_setzero_si256(),
+                };
+            }
+            let half8 = hot(
+                #[inline(always)]
+                |x: __m256| {
+                    let h = _mm256_cvtps_ph::<RZ>(_mm256_mul_ps(x, scale));
+                    let back = _mm256_mul_ps(_mm256_cvtph_ps(h), unscale);
+                    (h, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_UQ>(back, x)))
+                },
+            );
+            let (h0, i0) = half8(load8::<S>(cpu, s));
+            let (h1, i1) = half8(load8::<S>(cpu, s.get(8 * ss..).unwrap_or(&[])));
+            let inexact = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi32(i0, i1));
+            _mm256_or_si256(_mm256_set_m128i(h1, h0), _mm256_srli_epi16::<15>(inexact))
+        },
+    );
     // Sixteen float8 codes (in 16-bit lanes) and the lanes for the scalar reference.
-    let conv = |h: __m256i| {
-        let mag = _mm256_and_si256(h, mag_mask);
-        let neg = _mm256_srai_epi16::<15>(h);
-        let inc = match M {
-            mode::NE => _mm256_add_epi16(
-                _mm256_sub_epi16(half, _mm256_set1_epi16(1)),
-                _mm256_and_si256(_mm256_srl_epi16(mag, k), _mm256_set1_epi16(1)),
-            ),
-            mode::NA => half,
-            mode::TZ => _mm256_setzero_si256(),
-            mode::TP => _mm256_andnot_si256(neg, ones),
-            _ => _mm256_and_si256(neg, ones),
-        };
-        let r = _mm256_srl_epi16(_mm256_add_epi16(mag, inc), k);
-        let code = _mm256_or_si256(r, _mm256_srli_epi16::<8>(_mm256_and_si256(h, sign_mask)));
-        let cold = _mm256_or_si256(_mm256_cmpgt_epi16(r, max_code), _mm256_cmpgt_epi16(mag, saturated));
-        (code, cold)
-    };
-    chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
-        let Some(d) = d.get_mut(..N) else { return u32::MAX };
-        let (a, ca) = conv(odd16(s));
-        let (b, cb) = conv(odd16(s.get(16 * ss..).unwrap_or(&[])));
-        let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
-        // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-        lanes_words(ca, cb)
-    })
+    let conv = hot(
+        #[inline(always)]
+        |h: __m256i| {
+            let mag = _mm256_and_si256(h, mag_mask);
+            let neg = _mm256_srai_epi16::<15>(h);
+            let inc = match M {
+                mode::NE => _mm256_add_epi16(
+                    _mm256_sub_epi16(half, _mm256_set1_epi16(1)),
+                    _mm256_and_si256(_mm256_srl_epi16(mag, k), _mm256_set1_epi16(1)),
+                ),
+                mode::NA => half,
+                mode::TZ => _mm256_setzero_si256(),
+                mode::TP => _mm256_andnot_si256(neg, ones),
+                _ => _mm256_and_si256(neg, ones),
+            };
+            let r = _mm256_srl_epi16(_mm256_add_epi16(mag, inc), k);
+            let code = _mm256_or_si256(r, _mm256_srli_epi16::<8>(_mm256_and_si256(h, sign_mask)));
+            let cold = _mm256_or_si256(_mm256_cmpgt_epi16(r, max_code), _mm256_cmpgt_epi16(mag, saturated));
+            (code, cold)
+        },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (ss, 1),
+        #[inline(always)]
+        |s, d| {
+            let Some(d) = d.get_mut(..N) else { return u32::MAX };
+            let (a, ca) = conv(odd16(s));
+            let (b, cb) = conv(odd16(s.get(16 * ss..).unwrap_or(&[])));
+            let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+            lanes_words(cpu, ca, cb)
+        },
+    )
 }
 
 /// A byte float type with subnormals (float4, float6, every float8 but e8m0fnu) in f32
@@ -1878,6 +2074,8 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
 /// byte's unused bits dropped), shifted right arithmetically by 5 - e (the magnitude into
 /// place, sign copies above it), and the copies below bit 15 cleared.
 struct Mini {
+    /// The proof the methods' intrinsics rest on (read by none: see [`Avx2`]).
+    _cpu: Avx2,
     /// Shift counts: to the top (16 - k), then back (5 - e).
     up: __m128i,
     down: __m128i,
@@ -1905,6 +2103,8 @@ struct Mini {
 struct SpecialBytes {
     mask: __m256i,
     code: __m256i,
+    /// The proof the methods' intrinsics rest on (read by none: see [`Avx2`]).
+    _cpu: Avx2,
 }
 
 impl SpecialBytes {
@@ -1919,23 +2119,23 @@ impl SpecialBytes {
             NanEncoding::AllOnes => (0xff, 0xff),
             _ => (0, 1),
         };
-        SpecialBytes { mask: _mm256_set1_epi8(mask as i8), code: _mm256_set1_epi8(code as i8) }
+        SpecialBytes { mask: _mm256_set1_epi8(mask as i8), code: _mm256_set1_epi8(code as i8), _cpu: Avx2::new() }
     }
 
     /// The special codes among 32 bytes, one bit per byte.
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn find(&self, b: __m256i) -> u32 {
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(b, self.mask), self.code)) as u32
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(b, self.mask), self.code)) as u32 }
     }
 
     /// [`SpecialBytes::find`] on the first 32 bytes of `s`; short of them, every lane (the
     /// reference then does them all: a step always has its bytes).
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn in_slice(&self, s: &[u8]) -> u32 {
         match s.get(..32) {
-            // SAFETY: `b` holds the 32 bytes read; an unaligned load.
+            // SAFETY: `b` holds the 32 bytes read; an unaligned load (`self._cpu` proves the
+            // tier's features).
             Some(b) => self.find(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }),
             None => u32::MAX,
         }
@@ -1949,6 +2149,7 @@ impl Mini {
         let (e, m) = (f.exp_bits.min(5) as i32, f.man_bits.min(10) as i32);
         let up = (15 - e - m).clamp(0, 15);
         Mini {
+            _cpu: Avx2::new(),
             up: _mm_cvtsi32_si128(up),
             down: _mm_cvtsi32_si128(5 - e),
             keep: _mm256_set1_epi16((0x8000u32 | ((1u32 << (10 + e).clamp(0, 15)) - 1)) as i16),
@@ -1974,46 +2175,56 @@ impl Mini {
     /// are f32 subnormal operands there, which is why `top` needs a core that takes them at
     /// full speed (`dispatch::subnormal_operands_free`): moving them out of the way first
     /// (5 byte ops per 32) lost all of the gain (x0.69, in cache).
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn decode32(&self, s: &[u8]) -> [__m256; 4] {
-        let b = match s.get(..32) {
-            Some(b) if self.top => b,
-            _ => {
-                let ([a, b], [c, e]) = (self.decode(s), self.decode(s.get(16..).unwrap_or(&[])));
-                return [a, b, c, e];
-            }
-        };
-        // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
-        let v = unsafe { _mm256_loadu_si256(b.as_ptr().cast()) };
-        // Dwords 0, 2, 4, 6 to the low lane: each lane then holds elements k..k+4 (its own k)
-        // of each eight.
-        let v = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
-        let lane = |j: i32| {
-            let d = |i: i32| ((4 * j + i) << 24) | 0x0080_8080;
-            let top = _mm256_shuffle_epi8(v, _mm256_setr_epi32(d(0), d(1), d(2), d(3), d(0), d(1), d(2), d(3)));
-            let x = _mm256_and_si256(_mm256_mulhi_epi16(top, self.top_mul), self.top_mask);
-            _mm256_mul_ps(_mm256_castsi256_ps(x), self.top_scale)
-        };
-        [lane(0), lane(1), lane(2), lane(3)]
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe {
+            let b = match s.get(..32) {
+                Some(b) if self.top => b,
+                _ => {
+                    let ([a, b], [c, e]) = (self.decode(s), self.decode(s.get(16..).unwrap_or(&[])));
+                    return [a, b, c, e];
+                }
+            };
+            // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
+            let v = _mm256_loadu_si256(b.as_ptr().cast());
+            // Dwords 0, 2, 4, 6 to the low lane: each lane then holds elements k..k+4 (its own k)
+            // of each eight.
+            let v = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+            let lane = hot(
+                #[inline(always)]
+                |j: i32| {
+                    let d = hot(
+                        #[inline(always)]
+                        |i: i32| ((4 * j + i) << 24) | 0x0080_8080,
+                    );
+                    let top = _mm256_shuffle_epi8(v, _mm256_setr_epi32(d(0), d(1), d(2), d(3), d(0), d(1), d(2), d(3)));
+                    let x = _mm256_and_si256(_mm256_mulhi_epi16(top, self.top_mul), self.top_mask);
+                    _mm256_mul_ps(_mm256_castsi256_ps(x), self.top_scale)
+                },
+            );
+            [lane(0), lane(1), lane(2), lane(3)]
+        }
     }
 
     /// Sixteen elements (the first 16 bytes of `s`; a shorter `s` gives zeros) as f32, with
     /// no care for the special ones (see [`SpecialBytes`]).
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn decode(&self, s: &[u8]) -> [__m256; 2] {
-        let x = match s.get(..16) {
-            // SAFETY: `b` holds the 16 bytes read; an unaligned load.
-            Some(b) => unsafe { _mm_loadu_si128(b.as_ptr().cast()) },
-            None => _mm_setzero_si128(),
-        };
-        let top = _mm256_sll_epi16(_mm256_cvtepu8_epi16(x), self.up);
-        let h = _mm256_and_si256(_mm256_sra_epi16(top, self.down), self.keep);
-        [
-            _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(h)), self.scale),
-            _mm256_mul_ps(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)), self.scale),
-        ]
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe {
+            let x = match s.get(..16) {
+                // SAFETY: `b` holds the 16 bytes read; an unaligned load.
+                Some(b) => _mm_loadu_si128(b.as_ptr().cast()),
+                None => _mm_setzero_si128(),
+            };
+            let top = _mm256_sll_epi16(_mm256_cvtepu8_epi16(x), self.up);
+            let h = _mm256_and_si256(_mm256_sra_epi16(top, self.down), self.keep);
+            [
+                _mm256_mul_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(h)), self.scale),
+                _mm256_mul_ps(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)), self.scale),
+            ]
+        }
     }
 }
 
@@ -2031,148 +2242,171 @@ fn is_mini(t: DataType) -> bool {
 /// so does Inf, also where a finite value rounded to it: beyond f32's range the kernels
 /// that read these lanes send it cold (the largest finite f32 would round differently
 /// from the value towards zero).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn odd32((a, b): (__m256d, __m256d)) -> __m256 {
-    let (f, lo, hi) = narrow_pd(a, b);
-    let up = _mm256_srai_epi32::<31>(hi);
-    let inexact =
-        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_or_si256(lo, hi), _mm256_setzero_si256()), _mm256_set1_epi32(-1));
-    let inf = _mm256_cmpeq_epi32(_mm256_and_si256(f, _mm256_set1_epi32(i32::MAX)), _mm256_set1_epi32(0x7f80_0000));
-    let f = _mm256_add_epi32(f, _mm256_andnot_si256(inf, up));
-    _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(inf, _mm256_and_si256(inexact, _mm256_set1_epi32(1)))))
+#[inline(always)]
+fn odd32(cpu: Avx2, (a, b): (__m256d, __m256d)) -> __m256 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (f, lo, hi) = narrow_pd(cpu, a, b);
+        let up = _mm256_srai_epi32::<31>(hi);
+        let inexact = _mm256_xor_si256(
+            _mm256_cmpeq_epi32(_mm256_or_si256(lo, hi), _mm256_setzero_si256()),
+            _mm256_set1_epi32(-1),
+        );
+        let inf = _mm256_cmpeq_epi32(_mm256_and_si256(f, _mm256_set1_epi32(i32::MAX)), _mm256_set1_epi32(0x7f80_0000));
+        let f = _mm256_add_epi32(f, _mm256_andnot_si256(inf, up));
+        _mm256_castsi256_ps(_mm256_or_si256(
+            f,
+            _mm256_andnot_si256(inf, _mm256_and_si256(inexact, _mm256_set1_epi32(1))),
+        ))
+    }
 }
 
 /// Eight f64 lanes (`a`, then `b`) narrowed by the nearest-even conversion, as f32 patterns
 /// in element order, with the f64 pattern difference `x - widened(result)` as its (low,
 /// high) dwords: the high dword is negative exactly where the result's magnitude went up
 /// (the signs are equal, so they cancel), and both are zero exactly where it was exact.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn narrow_pd(a: __m256d, b: __m256d) -> (__m256i, __m256i, __m256i) {
-    let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
-    let back =
-        |x: __m256d, h: __m128| _mm256_sub_epi64(_mm256_castpd_si256(x), _mm256_castpd_si256(_mm256_cvtps_pd(h)));
-    let (da, db) = (back(a, ya), back(b, yb));
-    (_mm256_castps_si256(_mm256_set_m128(yb, ya)), dwords::<false>(da, db), dwords::<true>(da, db))
+#[inline(always)]
+fn narrow_pd(cpu: Avx2, a: __m256d, b: __m256d) -> (__m256i, __m256i, __m256i) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
+        let back = hot(
+            #[inline(always)]
+            |x: __m256d, h: __m128| _mm256_sub_epi64(_mm256_castpd_si256(x), _mm256_castpd_si256(_mm256_cvtps_pd(h))),
+        );
+        let (da, db) = (back(a, ya), back(b, yb));
+        (_mm256_castps_si256(_mm256_set_m128(yb, ya)), dwords::<false>(cpu, da, db), dwords::<true>(cpu, da, db))
+    }
 }
 
 /// Eight int32 lanes as f32 rounded to odd, as [`odd32`] but in 32-bit lanes: the
 /// nearest-even conversion converted back (exactly, an integer; 2^31 gives the indefinite,
 /// i32::MIN, whose wrapping difference below is still the true one) differs from `x` by
 /// `d`, the rounding's step, which has the sign of `x` where the magnitude went up.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn odd_i32(x: __m256i) -> __m256 {
-    let f = _mm256_cvtepi32_ps(x);
-    let d = _mm256_sub_epi32(_mm256_cvttps_epi32(f), x);
-    let exact = _mm256_cmpeq_epi32(d, _mm256_setzero_si256());
-    let down = _mm256_cmpgt_epi32(_mm256_setzero_si256(), _mm256_xor_si256(d, x));
-    let up = _mm256_andnot_si256(_mm256_or_si256(exact, down), _mm256_set1_epi32(-1));
-    let bits = _mm256_add_epi32(_mm256_castps_si256(f), up);
-    _mm256_castsi256_ps(_mm256_or_si256(bits, _mm256_andnot_si256(exact, _mm256_set1_epi32(1))))
+#[inline(always)]
+fn odd_i32(_cpu: Avx2, x: __m256i) -> __m256 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let f = _mm256_cvtepi32_ps(x);
+        let d = _mm256_sub_epi32(_mm256_cvttps_epi32(f), x);
+        let exact = _mm256_cmpeq_epi32(d, _mm256_setzero_si256());
+        let down = _mm256_cmpgt_epi32(_mm256_setzero_si256(), _mm256_xor_si256(d, x));
+        let up = _mm256_andnot_si256(_mm256_or_si256(exact, down), _mm256_set1_epi32(-1));
+        let bits = _mm256_add_epi32(_mm256_castps_si256(f), up);
+        _mm256_castsi256_ps(_mm256_or_si256(bits, _mm256_andnot_si256(exact, _mm256_set1_epi32(1))))
+    }
 }
 
 /// Load eight source lanes as f32 (exact for every source code but the `ODD_*` ones).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn load8<const S: u8>(s: &[u8]) -> __m256 {
-    match s.get(..8 * src::size(S)) {
-        // SAFETY: the slice holds the 8 elements read (checked just above); unaligned loads.
-        Some(b) => unsafe {
-            let p = b.as_ptr();
-            match S {
-                src::F32 => _mm256_loadu_ps(p.cast()),
-                src::F16 => _mm256_cvtph_ps(_mm_loadu_si128(p.cast())),
-                src::BF16 => {
-                    _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
+#[inline(always)]
+fn load8<const S: u8>(cpu: Avx2, s: &[u8]) -> __m256 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        match s.get(..8 * src::size(S)) {
+            // SAFETY: the slice holds the 8 elements read (checked just above); unaligned loads.
+            Some(b) => {
+                let p = b.as_ptr();
+                match S {
+                    src::F32 => _mm256_loadu_ps(p.cast()),
+                    src::F16 => _mm256_cvtph_ps(_mm_loadu_si128(p.cast())),
+                    src::BF16 => {
+                        _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
+                    }
+                    src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
+                    src::ODD_F64 => odd32(cpu, load8_pd::<{ src::F64 }>(cpu, b)),
+                    src::E8M0 => {
+                        let c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()));
+                        _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_max_epu32(c, _mm256_set1_epi32(1))))
+                    }
+                    src::E5FNUZ => {
+                        let h = e5fnuz_halves::<true>(cpu, _mm256_cvtepu8_epi16(_mm_loadl_epi64(p.cast())));
+                        _mm256_cvtph_ps(_mm256_castsi256_si128(h))
+                    }
+                    src::TOP_F64 => {
+                        let (hi, lo) = f64_dwords(cpu, b);
+                        let abs = _mm256_set1_epi32(i32::MAX);
+                        let mag = _mm256_and_si256(hi, abs);
+                        // Rebiased to f32's exponent; at least 2^-126 where the high dword is
+                        // nonzero (a normal f32: subnormal operands slow the float units down),
+                        // at most f32's NaN field with every mantissa bit.
+                        let t = _mm256_sub_epi32(mag, _mm256_set1_epi32(896 << 20));
+                        let t = _mm256_max_epi32(t, _mm256_min_epu32(mag, _mm256_set1_epi32(1 << 20)));
+                        let t = _mm256_min_epi32(t, _mm256_set1_epi32(0xfff_ffff));
+                        let f = _mm256_or_si256(_mm256_slli_epi32::<3>(t), _mm256_min_epu32(lo, _mm256_set1_epi32(1)));
+                        _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(abs, hi)))
+                    }
+                    src::ODD_I32 => odd_i32(cpu, _mm256_loadu_si256(p.cast())),
+                    src::ODD_U32 => {
+                        // One pattern down where the nearest-even f went up, the last bit set
+                        // where its error is not zero.
+                        let (f, e) = u32_round(cpu, _mm256_loadu_si256(p.cast()));
+                        let up = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(e, _mm256_setzero_ps()));
+                        let inexact = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_OQ>(e, _mm256_setzero_ps()));
+                        let t = _mm256_add_epi32(_mm256_castps_si256(f), up);
+                        _mm256_castsi256_ps(_mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi32(1))))
+                    }
+                    // f32's conversion rounds from 2^24 on, monotonically: those stay at 2^24 or more.
+                    src::CAP_I32 => _mm256_cvtepi32_ps(_mm256_loadu_si256(p.cast())),
+                    src::CAP_U32 => {
+                        let x = _mm256_loadu_si256(p.cast());
+                        _mm256_cvtepi32_ps(_mm256_min_epu32(x, _mm256_set1_epi32(1 << 24)))
+                    }
+                    src::CAP_I64 | src::CAP_U64 => {
+                        // The low and high dwords (lanes 0, 1, 4, 5 then 2, 3, 6, 7 of the eight,
+                        // put in order at the end): the value is its low dword where the high
+                        // one extends it (signed) or is zero (unsigned, low dword below 2^24);
+                        // else +-2^24 with the value's sign (a clamp needs it).
+                        let (a, b) = (_mm256_loadu_ps(p.cast()), _mm256_loadu_ps(p.add(32).cast()));
+                        let lo = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b));
+                        let hi = _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(a, b));
+                        let big = _mm256_set1_epi32(1 << 24);
+                        let v = if S == src::CAP_I64 {
+                            let fits = _mm256_cmpeq_epi32(hi, _mm256_srai_epi32::<31>(lo));
+                            let neg = _mm256_srai_epi32::<31>(hi);
+                            let big = _mm256_sub_epi32(_mm256_xor_si256(big, neg), neg);
+                            _mm256_blendv_epi8(big, lo, fits)
+                        } else {
+                            let fits = _mm256_cmpeq_epi32(hi, _mm256_setzero_si256());
+                            _mm256_blendv_epi8(big, _mm256_min_epu32(lo, big), fits)
+                        };
+                        _mm256_cvtepi32_ps(_mm256_permute4x64_epi64::<0b11_01_10_00>(v))
+                    }
+                    _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
                 }
-                src::I16 => _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast()))),
-                src::ODD_F64 => odd32(load8_pd::<{ src::F64 }>(b)),
-                src::E8M0 => {
-                    let c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.cast()));
-                    _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_max_epu32(c, _mm256_set1_epi32(1))))
-                }
-                src::E5FNUZ => {
-                    let h = e5fnuz_halves::<true>(_mm256_cvtepu8_epi16(_mm_loadl_epi64(p.cast())));
-                    _mm256_cvtph_ps(_mm256_castsi256_si128(h))
-                }
-                src::TOP_F64 => {
-                    let (hi, lo) = f64_dwords(b);
-                    let abs = _mm256_set1_epi32(i32::MAX);
-                    let mag = _mm256_and_si256(hi, abs);
-                    // Rebiased to f32's exponent; at least 2^-126 where the high dword is
-                    // nonzero (a normal f32: subnormal operands slow the float units down),
-                    // at most f32's NaN field with every mantissa bit.
-                    let t = _mm256_sub_epi32(mag, _mm256_set1_epi32(896 << 20));
-                    let t = _mm256_max_epi32(t, _mm256_min_epu32(mag, _mm256_set1_epi32(1 << 20)));
-                    let t = _mm256_min_epi32(t, _mm256_set1_epi32(0xfff_ffff));
-                    let f = _mm256_or_si256(_mm256_slli_epi32::<3>(t), _mm256_min_epu32(lo, _mm256_set1_epi32(1)));
-                    _mm256_castsi256_ps(_mm256_or_si256(f, _mm256_andnot_si256(abs, hi)))
-                }
-                src::ODD_I32 => odd_i32(_mm256_loadu_si256(p.cast())),
-                src::ODD_U32 => {
-                    // One pattern down where the nearest-even f went up, the last bit set
-                    // where its error is not zero.
-                    let (f, e) = u32_round(_mm256_loadu_si256(p.cast()));
-                    let up = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(e, _mm256_setzero_ps()));
-                    let inexact = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_OQ>(e, _mm256_setzero_ps()));
-                    let t = _mm256_add_epi32(_mm256_castps_si256(f), up);
-                    _mm256_castsi256_ps(_mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi32(1))))
-                }
-                // f32's conversion rounds from 2^24 on, monotonically: those stay at 2^24 or more.
-                src::CAP_I32 => _mm256_cvtepi32_ps(_mm256_loadu_si256(p.cast())),
-                src::CAP_U32 => {
-                    let x = _mm256_loadu_si256(p.cast());
-                    _mm256_cvtepi32_ps(_mm256_min_epu32(x, _mm256_set1_epi32(1 << 24)))
-                }
-                src::CAP_I64 | src::CAP_U64 => {
-                    // The low and high dwords (lanes 0, 1, 4, 5 then 2, 3, 6, 7 of the eight,
-                    // put in order at the end): the value is its low dword where the high
-                    // one extends it (signed) or is zero (unsigned, low dword below 2^24).
-                    let (a, b) = (_mm256_loadu_ps(p.cast()), _mm256_loadu_ps(p.add(32).cast()));
-                    let lo = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b));
-                    let hi = _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(a, b));
-                    let big = _mm256_set1_epi32(1 << 24);
-                    let v = if S == src::CAP_I64 {
-                        let fits = _mm256_cmpeq_epi32(hi, _mm256_srai_epi32::<31>(lo));
-                        _mm256_blendv_epi8(big, lo, fits)
-                    } else {
-                        let fits = _mm256_cmpeq_epi32(hi, _mm256_setzero_si256());
-                        _mm256_blendv_epi8(big, _mm256_min_epu32(lo, big), fits)
-                    };
-                    _mm256_cvtepi32_ps(_mm256_permute4x64_epi64::<0b11_01_10_00>(v))
-                }
-                _ => _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))),
             }
-        },
-        None => _mm256_setzero_ps(),
+            None => _mm256_setzero_ps(),
+        }
     }
 }
 
 /// Load eight source lanes as two vectors of f64 (exact for float64, int32 and uint32).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
-    let Some(b) = s.get(..8 * src::size(S)) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
-    // SAFETY: the slice holds the 8 elements read (checked just above); unaligned loads.
+#[inline(always)]
+fn load8_pd<const S: u8>(_cpu: Avx2, s: &[u8]) -> (__m256d, __m256d) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
-        let p = b.as_ptr();
-        if S == src::F64 {
-            return (_mm256_loadu_pd(p.cast()), _mm256_loadu_pd(p.add(32).cast()));
-        }
-        let v = _mm256_loadu_si256(p.cast());
-        let (a, b) =
-            (_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), _mm256_cvtepi32_pd(_mm256_extracti128_si256::<1>(v)));
-        if S == src::U32 {
-            // Lanes read as negative int32 are uint32 values 2^32 higher (exact in f64).
-            let up = |x: __m256d| {
-                let neg = _mm256_cmp_pd::<_CMP_LT_OQ>(x, _mm256_setzero_pd());
-                _mm256_add_pd(x, _mm256_and_pd(neg, _mm256_set1_pd(4_294_967_296.0)))
-            };
-            (up(a), up(b))
-        } else {
-            (a, b)
+        let Some(b) = s.get(..8 * src::size(S)) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
+        // The slice holds the 8 elements read (checked just above); unaligned loads.
+        {
+            let p = b.as_ptr();
+            if S == src::F64 {
+                return (_mm256_loadu_pd(p.cast()), _mm256_loadu_pd(p.add(32).cast()));
+            }
+            let v = _mm256_loadu_si256(p.cast());
+            let (a, b) =
+                (_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)), _mm256_cvtepi32_pd(_mm256_extracti128_si256::<1>(v)));
+            if S == src::U32 {
+                // Lanes read as negative int32 are uint32 values 2^32 higher (exact in f64).
+                let up = hot(
+                    #[inline(always)]
+                    |x: __m256d| {
+                        let neg = _mm256_cmp_pd::<_CMP_LT_OQ>(x, _mm256_setzero_pd());
+                        _mm256_add_pd(x, _mm256_and_pd(neg, _mm256_set1_pd(4_294_967_296.0)))
+                    },
+                );
+                (up(a), up(b))
+            } else {
+                (a, b)
+            }
         }
     }
 }
@@ -2181,71 +2415,88 @@ fn load8_pd<const S: u8>(s: &[u8]) -> (__m256d, __m256d) {
 /// nearest-even ([`int64_round`]); `ODD` true, rounded to odd at 53 bits (truncated, with
 /// the last bit set where that was inexact), which any later rounding to 51 bits or fewer
 /// turns into the correctly rounded result. Exact below 2^53 either way.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn load8_pd_int<const S: u8, const ODD: bool>(s: &[u8]) -> (__m256d, __m256d) {
-    if S != src::I64 && S != src::U64 {
-        return load8_pd::<S>(s);
+#[inline(always)]
+fn load8_pd_int<const S: u8, const ODD: bool>(cpu: Avx2, s: &[u8]) -> (__m256d, __m256d) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        if S != src::I64 && S != src::U64 {
+            return load8_pd::<S>(cpu, s);
+        }
+        let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256i| {
+                let (neg, bits) = if ODD {
+                    int64_odd::<S>(cpu, x)
+                } else {
+                    let (neg, s, _) = int64_round::<S>(cpu, x);
+                    (neg, _mm256_castpd_si256(s))
+                };
+                _mm256_castsi256_pd(_mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg)))
+            },
+        );
+        // SAFETY: `b` holds 64 bytes (checked just above); unaligned loads.
+        let (x, y) = (_mm256_loadu_si256(b.as_ptr().cast()), _mm256_loadu_si256(b.as_ptr().add(32).cast()));
+        (conv(x), conv(y))
     }
-    let Some(b) = s.get(..64) else { return (_mm256_setzero_pd(), _mm256_setzero_pd()) };
-    let conv = |x: __m256i| {
-        let (neg, bits) = if ODD {
-            int64_odd::<S>(x)
-        } else {
-            let (neg, s, _) = int64_round::<S>(x);
-            (neg, _mm256_castpd_si256(s))
-        };
-        _mm256_castsi256_pd(_mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg)))
-    };
-    // SAFETY: `b` holds 64 bytes (checked just above); unaligned loads.
-    let (x, y) = unsafe { (_mm256_loadu_si256(b.as_ptr().cast()), _mm256_loadu_si256(b.as_ptr().add(32).cast())) };
-    (conv(x), conv(y))
 }
 
 /// Four int64 (`S` = [`src::I64`]) or uint64 lanes: all ones where negative, the magnitude
 /// `n` rounded to f64 nearest-even `s = hi * 2^32 + lo` (one rounding: both 32-bit halves
 /// are exact, and so is `hi * 2^32`), and that rounding's error `e`, exact (Fast2Sum, the
 /// larger addend first): `n = s + e`.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn int64_round<const S: u8>(x: __m256i) -> (__m256i, __m256d, __m256d) {
-    let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
-    let two32 = _mm256_set1_pd(4_294_967_296.0);
-    // A 32-bit half as f64 (exact): 2^52 + h - 2^52.
-    let half = |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52));
-    let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
-    let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
-    let (hi, lo) = (half(_mm256_srli_epi64::<32>(n)), half(_mm256_and_si256(n, _mm256_set1_epi64x(0xffff_ffff))));
-    let s = _mm256_fmadd_pd(hi, two32, lo);
-    // hi * 2^32 - s is exact (s - hi * 2^32 is), and so is lo plus it.
-    (neg, s, _mm256_add_pd(lo, _mm256_fmsub_pd(hi, two32, s)))
+#[inline(always)]
+fn int64_round<const S: u8>(_cpu: Avx2, x: __m256i) -> (__m256i, __m256d, __m256d) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let two52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+        let two32 = _mm256_set1_pd(4_294_967_296.0);
+        // A 32-bit half as f64 (exact): 2^52 + h - 2^52.
+        let half = hot(
+            #[inline(always)]
+            |h: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(h, two52)), _mm256_castsi256_pd(two52)),
+        );
+        let neg = if S == src::I64 { _mm256_cmpgt_epi64(_mm256_setzero_si256(), x) } else { _mm256_setzero_si256() };
+        let n = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg);
+        let (hi, lo) = (half(_mm256_srli_epi64::<32>(n)), half(_mm256_and_si256(n, _mm256_set1_epi64x(0xffff_ffff))));
+        let s = _mm256_fmadd_pd(hi, two32, lo);
+        // hi * 2^32 - s is exact (s - hi * 2^32 is), and so is lo plus it.
+        (neg, s, _mm256_add_pd(lo, _mm256_fmsub_pd(hi, two32, s)))
+    }
 }
 
 /// Four int64/uint64 lanes ([`int64_round`]): all ones where negative, and the magnitude
 /// rounded to odd at 53 bits as an f64 pattern (truncated: one pattern down where the
 /// nearest-even value went up; then the last bit set where inexact). Zero stays zero.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn int64_odd<const S: u8>(x: __m256i) -> (__m256i, __m256i) {
-    let (neg, s, e) = int64_round::<S>(x);
-    let zero = _mm256_setzero_pd();
-    let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
-    let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
-    let t = _mm256_add_epi64(_mm256_castpd_si256(s), went_up);
-    (neg, _mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi64x(1))))
+#[inline(always)]
+fn int64_odd<const S: u8>(cpu: Avx2, x: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (neg, s, e) = int64_round::<S>(cpu, x);
+        let zero = _mm256_setzero_pd();
+        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+        let inexact = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_NEQ_OQ>(e, zero));
+        let t = _mm256_add_epi64(_mm256_castpd_si256(s), went_up);
+        (neg, _mm256_or_si256(t, _mm256_and_si256(inexact, _mm256_set1_epi64x(1))))
+    }
 }
 
 /// Sixteen values below 2^16 in the 64-bit lanes of four vectors, as sixteen words in order:
 /// the low dwords of each two vectors (`[a0 a1 b0 b1 | a2 a3 b2 b3]`), packed to words (exact),
 /// then the dword pairs put in order.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn words_in_order(v: [__m256i; 4]) -> __m256i {
-    let low2 = |a: __m256i, b: __m256i| {
-        _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
-    };
-    let [a, b, c, d] = v;
-    in_order(_mm256_packus_epi32(low2(a, b), low2(c, d)))
+#[inline(always)]
+fn words_in_order(cpu: Avx2, v: [__m256i; 4]) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let low2 = hot(
+            #[inline(always)]
+            |a: __m256i, b: __m256i| {
+                _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+            },
+        );
+        let [a, b, c, d] = v;
+        in_order(cpu, _mm256_packus_epi32(low2(a, b), low2(c, d)))
+    }
 }
 
 /// Define `$name::<M>`, rounding the lanes of a `$v` vector to integers in mode `M` (exact:
@@ -2255,21 +2506,23 @@ fn words_in_order(v: [__m256i; 4]) -> __m256i {
 /// with `t = trunc(x)` took five (float32/bfloat16/float64 -> uint32/int64/uint64
 /// nearest-away measured x1.08-1.42 in cache). One body for f32 and f64 lanes.
 macro_rules! rounding {
-    ($(#[$doc:meta])* $name:ident, $v:ty, $round:ident, $sub:ident, $add:ident, $blend:ident, $p:expr) => {
+    ($(#[$doc:meta])* $name:ident, $v:ty, $round:ident, $sub:ident, $add:ident, $blend:ident, $p:ident) => {
         $(#[$doc])*
-        #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-        #[inline]
-        fn $name<const M: u8>(x: $v) -> $v {
+        #[inline(always)]
+        fn $name<const M: u8>(cpu: Avx2, x: $v) -> $v {
             const TZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
-            match M {
-                mode::NE => $round::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
-                mode::TZ => $round::<TZ>(x),
-                mode::TP => $round::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
-                mode::TN => $round::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
-                _ => {
-                    // -p is `p - 2p` (exact), picked where x's sign bit is set.
-                    let p = $p;
-                    $round::<TZ>($add(x, $blend(p, $sub(p, $add(p, p)), x)))
+            // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+            unsafe {
+                match M {
+                    mode::NE => $round::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x),
+                    mode::TZ => $round::<TZ>(x),
+                    mode::TP => $round::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x),
+                    mode::TN => $round::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x),
+                    _ => {
+                        // -p is `p - 2p` (exact), picked where x's sign bit is set.
+                        let p = $p(cpu);
+                        $round::<TZ>($add(x, $blend(p, $sub(p, $add(p, p)), x)))
+                    }
                 }
             }
         }
@@ -2278,19 +2531,21 @@ macro_rules! rounding {
 
 rounding!(
     /// [`rounding`] for eight f32 lanes.
-    round_ps, __m256, _mm256_round_ps, _mm256_sub_ps, _mm256_add_ps, _mm256_blendv_ps, below_half_ps()
+    round_ps, __m256, _mm256_round_ps, _mm256_sub_ps, _mm256_add_ps, _mm256_blendv_ps, below_half_ps
 );
 rounding!(
     /// [`rounding`] for four f64 lanes.
-    round_pd, __m256d, _mm256_round_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_blendv_pd, below_half_pd()
+    round_pd, __m256d, _mm256_round_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_blendv_pd, below_half_pd
 );
 
 /// Whether any f32 lane is NaN or +-Inf.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn special_ps(x: __m256) -> __m256i {
-    let e = _mm256_set1_epi32(0x7f80_0000);
-    _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
+#[inline(always)]
+fn special_ps(_cpu: Avx2, x: __m256) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let e = _mm256_set1_epi32(0x7f80_0000);
+        _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(x), e), e)
+    }
 }
 
 /// The source value that a kernel puts in every NaN/+-Inf lane before converting, where the
@@ -2308,6 +2563,8 @@ struct Substitute {
     value: __m256i,
     /// All ones where there is a substitute, else zero.
     on: __m256i,
+    /// The proof the methods' intrinsics rest on (read by none: see [`Avx2`]).
+    _cpu: Avx2,
 }
 
 impl Substitute {
@@ -2328,13 +2585,16 @@ impl Substitute {
         };
         let found = if on { dir.lanes.as_ref().and_then(|l| l.substitute) } else { None };
         match found.and_then(lanes) {
-            Some((exp, value)) => Substitute { mask: exp, key: exp, value, on: _mm256_set1_epi32(-1) },
+            Some((exp, value)) => {
+                Substitute { mask: exp, key: exp, value, on: _mm256_set1_epi32(-1), _cpu: Avx2::new() }
+            }
             // (Masked to zero, never -1.)
             _ => Substitute {
                 mask: _mm256_setzero_si256(),
                 key: _mm256_set1_epi32(-1),
                 value: _mm256_setzero_si256(),
                 on: _mm256_setzero_si256(),
+                _cpu: Avx2::new(),
             },
         }
     }
@@ -2347,102 +2607,120 @@ impl Substitute {
             if on && dir.from == DataType::BFloat16 { dir.lanes.as_ref().and_then(|l| l.substitute) } else { None };
         let exp = _mm256_set1_epi16(0x7f80);
         match found {
-            Some(c) => {
-                Substitute { mask: exp, key: exp, value: _mm256_set1_epi16(c as i16), on: _mm256_set1_epi32(-1) }
-            }
+            Some(c) => Substitute {
+                mask: exp,
+                key: exp,
+                value: _mm256_set1_epi16(c as i16),
+                on: _mm256_set1_epi32(-1),
+                _cpu: Avx2::new(),
+            },
             None => Substitute::of(dir, false),
         }
     }
 
     /// `x` with its NaN/+-Inf lanes (`special`: [`special_ps`]) replaced, where there is a
     /// substitute (else `x`).
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn apply_at(&self, x: __m256, special: __m256i) -> __m256 {
-        let value = _mm256_castsi256_ps(self.value);
-        _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_and_si256(special, self.on)))
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe {
+            let value = _mm256_castsi256_ps(self.value);
+            _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_and_si256(special, self.on)))
+        }
     }
 
     /// `x` (f32 lanes) with its NaN/+-Inf lanes replaced.
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn apply(&self, x: __m256) -> __m256 {
-        let e = _mm256_and_si256(_mm256_castps_si256(x), self.mask);
-        let value = _mm256_castsi256_ps(self.value);
-        _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, self.key)))
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe {
+            let e = _mm256_and_si256(_mm256_castps_si256(x), self.mask);
+            let value = _mm256_castsi256_ps(self.value);
+            _mm256_blendv_ps(x, value, _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, self.key)))
+        }
     }
 
     /// `x` (bfloat16 patterns in 16-bit lanes, [`Substitute::of_bf16`]) with its NaN/+-Inf
     /// lanes replaced.
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn apply16(&self, x: __m256i) -> __m256i {
-        let e = _mm256_and_si256(x, self.mask);
-        _mm256_blendv_epi8(x, self.value, _mm256_cmpeq_epi16(e, self.key))
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe {
+            let e = _mm256_and_si256(x, self.mask);
+            _mm256_blendv_epi8(x, self.value, _mm256_cmpeq_epi16(e, self.key))
+        }
     }
 
     /// `x` (f64 lanes) with its NaN/+-Inf lanes replaced.
-    #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-    #[inline]
+    #[inline(always)]
     fn apply_pd(&self, x: __m256d) -> __m256d {
-        let e = _mm256_and_si256(_mm256_castpd_si256(x), self.mask);
-        let value = _mm256_castsi256_pd(self.value);
-        _mm256_blendv_pd(x, value, _mm256_castsi256_pd(_mm256_cmpeq_epi64(e, self.key)))
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
+        unsafe {
+            let e = _mm256_and_si256(_mm256_castpd_si256(x), self.mask);
+            let value = _mm256_castsi256_pd(self.value);
+            _mm256_blendv_pd(x, value, _mm256_castsi256_pd(_mm256_cmpeq_epi64(e, self.key)))
+        }
     }
 }
 
 /// Eight uint32 lanes as f32 nearest-even `f = hi * 2^16 + lo` (the exact 16-bit halves, one
 /// FMA rounding) and that rounding's error `e = lo + (hi * 2^16 - f)`, exact (Fast2Sum:
 /// `hi * 2^16` is the larger addend; |e| <= 128): `x = f + e`.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn u32_round(x: __m256i) -> (__m256, __m256) {
-    let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
-    let lo = _mm256_cvtepi32_ps(_mm256_and_si256(x, _mm256_set1_epi32(0xffff)));
-    let two16 = _mm256_set1_ps(65536.0);
-    let f = _mm256_fmadd_ps(hi, two16, lo);
-    (f, _mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f)))
+#[inline(always)]
+fn u32_round(_cpu: Avx2, x: __m256i) -> (__m256, __m256) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let hi = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(x));
+        let lo = _mm256_cvtepi32_ps(_mm256_and_si256(x, _mm256_set1_epi32(0xffff)));
+        let two16 = _mm256_set1_ps(65536.0);
+        let f = _mm256_fmadd_ps(hi, two16, lo);
+        (f, _mm256_add_ps(lo, _mm256_fmsub_ps(hi, two16, f)))
+    }
 }
 
 /// The high and the low dwords of eight f64 elements (the first 64 bytes of `s`), in
 /// element order.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn f64_dwords(s: &[u8]) -> (__m256i, __m256i) {
-    let Some(b) = s.get(..64) else { return (_mm256_setzero_si256(), _mm256_setzero_si256()) };
-    let p = b.as_ptr();
-    // SAFETY: `b` holds 64 bytes (checked just above); unaligned 16-byte loads.
-    // Elements (0, 1, 4, 5) and (2, 3, 6, 7) by 128-bit halves: one in-lane shuffle then
-    // takes the eight high (low) dwords in element order, no lane-crossing permute.
-    let (a, b) = unsafe {
+#[inline(always)]
+fn f64_dwords(_cpu: Avx2, s: &[u8]) -> (__m256i, __m256i) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let Some(b) = s.get(..64) else { return (_mm256_setzero_si256(), _mm256_setzero_si256()) };
+        let p = b.as_ptr();
+        // SAFETY: `b` holds 64 bytes (checked just above); unaligned 16-byte loads.
+        // Elements (0, 1, 4, 5) and (2, 3, 6, 7) by 128-bit halves: one in-lane shuffle then
+        // takes the eight high (low) dwords in element order, no lane-crossing permute.
+        let (a, b) = {
+            (
+                _mm256_castsi256_ps(_mm256_loadu2_m128i(p.add(32).cast(), p.cast())),
+                _mm256_castsi256_ps(_mm256_loadu2_m128i(p.add(48).cast(), p.add(16).cast())),
+            )
+        };
         (
-            _mm256_castsi256_ps(_mm256_loadu2_m128i(p.add(32).cast(), p.cast())),
-            _mm256_castsi256_ps(_mm256_loadu2_m128i(p.add(48).cast(), p.add(16).cast())),
+            _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(a, b)),
+            _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b)),
         )
-    };
-    (
-        _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(a, b)),
-        _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(a, b)),
-    )
+    }
 }
 
 /// The low dwords (`HI` false) or high dwords of the 64-bit lanes of `a` then `b`, in
 /// element order: eight i32 lanes for eight f64 elements.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn dwords<const HI: bool>(a: __m256i, b: __m256i) -> __m256i {
-    let (a, b) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
-    let s = if HI { _mm256_shuffle_ps::<0b11_01_11_01>(a, b) } else { _mm256_shuffle_ps::<0b10_00_10_00>(a, b) };
-    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(s))
+#[inline(always)]
+fn dwords<const HI: bool>(_cpu: Avx2, a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (a, b) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
+        let s = if HI { _mm256_shuffle_ps::<0b11_01_11_01>(a, b) } else { _mm256_shuffle_ps::<0b10_00_10_00>(a, b) };
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(s))
+    }
 }
 
 /// Store eight i32 lanes as `D`-byte integers (their low bits: the values are in the
 /// target's range or already reduced modulo 2^(8D)).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn store8<const D: usize>(d: &mut [u8], v: __m256i) {
+#[inline(always)]
+fn store8<const D: usize>(cpu: Avx2, d: &mut [u8], v: __m256i) {
     let Some(d) = d.get_mut(..8 * D) else { return };
-    // SAFETY: `d` holds 8 * D bytes (checked just above); unaligned stores inside it.
+    // SAFETY: `d` holds 8 * D bytes (checked just above); unaligned stores inside it. The
+    // `Avx2` proves the tier's features.
     unsafe {
         match D {
             4 => _mm256_storeu_si256(d.as_mut_ptr().cast(), v),
@@ -2454,7 +2732,7 @@ fn store8<const D: usize>(d: &mut [u8], v: __m256i) {
             _ => {
                 let w = _mm256_packus_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xff)), _mm256_setzero_si256());
                 let b = _mm256_packus_epi16(w, w);
-                let q = in_order(b);
+                let q = in_order(cpu, b);
                 _mm_storel_epi64(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
             }
         }
@@ -2462,23 +2740,23 @@ fn store8<const D: usize>(d: &mut [u8], v: __m256i) {
 }
 
 /// Store sixteen i32 lanes (`a` then `b`) as `D`-byte integers, as [`store8`].
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn store16<const D: usize>(d: &mut [u8], a: __m256i, b: __m256i) {
+#[inline(always)]
+fn store16<const D: usize>(cpu: Avx2, d: &mut [u8], a: __m256i, b: __m256i) {
     let Some(d) = d.get_mut(..16 * D) else { return };
-    // SAFETY: `d` holds 16 * D bytes (checked just above); unaligned stores inside it.
+    // SAFETY: `d` holds 16 * D bytes (checked just above); unaligned stores inside it. The
+    // `Avx2` proves the tier's features.
     unsafe {
         match D {
             4 => {
                 _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
                 _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
             }
-            2 => _mm256_storeu_si256(d.as_mut_ptr().cast(), words_of(a, b, false, true)),
+            2 => _mm256_storeu_si256(d.as_mut_ptr().cast(), words_of(cpu, a, b, false, true)),
             _ => {
                 let m = _mm256_set1_epi32(0xff);
                 let w = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
                 let b = _mm256_packus_epi16(w, w);
-                let q = in_order(b);
+                let q = in_order(cpu, b);
                 _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(q));
             }
         }
@@ -2499,57 +2777,65 @@ fn form_of(fmt: &Format) -> (__m128i, __m256i) {
 }
 
 /// Apply a [`form_of`] to eight lanes.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn in_form(v: __m256i, (shift, mask): (__m128i, __m256i)) -> __m256i {
-    _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, shift), shift), mask)
+#[inline(always)]
+fn in_form(_cpu: Avx2, v: __m256i, (shift, mask): (__m128i, __m256i)) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_and_si256(_mm256_sra_epi32(_mm256_sll_epi32(v, shift), shift), mask) }
 }
 
 /// Sixteen i32 lanes (`a`, then `b`) as 16-bit integers in element order: their low 16 bits
 /// with `wrap`, else saturated to i16 (`signed`) or u16.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn words_of(a: __m256i, b: __m256i, signed: bool, wrap: bool) -> __m256i {
-    let w = if wrap {
-        let m = _mm256_set1_epi32(0xffff);
-        _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m))
-    } else if signed {
-        _mm256_packs_epi32(a, b)
-    } else {
-        _mm256_packus_epi32(a, b)
-    };
-    _mm256_permute4x64_epi64::<0b11_01_10_00>(w)
+#[inline(always)]
+fn words_of(_cpu: Avx2, a: __m256i, b: __m256i, signed: bool, wrap: bool) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let w = if wrap {
+            let m = _mm256_set1_epi32(0xffff);
+            _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m))
+        } else if signed {
+            _mm256_packs_epi32(a, b)
+        } else {
+            _mm256_packus_epi32(a, b)
+        };
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(w)
+    }
 }
 
 /// Thirty-two i32 lanes (four vectors, in order) as bytes in element order: their low bytes
 /// with `wrap`, else saturated to i8 (`signed`) or u8 (through a signed 16-bit saturation
 /// first, which keeps the order for the second).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn bytes_of([a, b, c, e]: [__m256i; 4], signed: bool, wrap: bool) -> __m256i {
-    if wrap {
-        let m = _mm256_set1_epi32(0xff);
-        let [a, b, c, e] = [a, b, c, e].map(|x| _mm256_and_si256(x, m));
-        in_order(_mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e)))
-    } else {
-        bytes_of_words(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e), signed)
+#[inline(always)]
+fn bytes_of(cpu: Avx2, [a, b, c, e]: [__m256i; 4], signed: bool, wrap: bool) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        if wrap {
+            let m = _mm256_set1_epi32(0xff);
+            let [a, b, c, e] = array_map(
+                [a, b, c, e],
+                #[inline(always)]
+                |x| _mm256_and_si256(x, m),
+            );
+            in_order(cpu, _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e)))
+        } else {
+            bytes_of_words(cpu, _mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e), signed)
+        }
     }
 }
 
 /// [`bytes_of`] without wrap from its two vectors of saturated words (`vpackssdw` of the
 /// first and second pair of i32 vectors).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn bytes_of_words(ab: __m256i, ce: __m256i, signed: bool) -> __m256i {
-    in_order(if signed { _mm256_packs_epi16(ab, ce) } else { _mm256_packus_epi16(ab, ce) })
+#[inline(always)]
+fn bytes_of_words(cpu: Avx2, ab: __m256i, ce: __m256i, signed: bool) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { in_order(cpu, if signed { _mm256_packs_epi16(ab, ce) } else { _mm256_packus_epi16(ab, ce) }) }
 }
 
 /// The dwords 0, 4, 1, 5, 2, 6, 3, 7: what two rounds of in-lane packs (or an in-lane
 /// shuffle and a pack) interleaved, back in element order.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn in_order(w: __m256i) -> __m256i {
-    _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
+#[inline(always)]
+fn in_order(_cpu: Avx2, w: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)) }
 }
 
 /// Integer targets of [`f2i_pack`], by how their values are stored from i32 lanes.
@@ -2600,10 +2886,10 @@ mod tgt {
 }
 
 /// The f32 just below 1/2, splatted (see [`to_i32`]).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn below_half_ps() -> __m256 {
-    _mm256_castsi256_ps(_mm256_set1_epi32(0x3eff_ffff))
+#[inline(always)]
+fn below_half_ps(_cpu: Avx2) -> __m256 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_castsi256_ps(_mm256_set1_epi32(0x3eff_ffff)) }
 }
 
 /// Eight float64 lanes rounded in mode `M` to i32 ([`f32_to_i32`]: f32 lanes). Nearest-even is
@@ -2612,23 +2898,88 @@ fn below_half_ps() -> __m256 {
 /// ([`last_bit_pd`]); the directed modes round first (exact). NaN, +-Inf and magnitudes
 /// from 2^31 give the integer indefinite, `i32::MIN`. With `SUB`, NaN/+-Inf lanes are `sub`'s
 /// value first ([`Substitute`]).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn to_i32<const M: u8, const SUB: bool>(s: &[u8], sub: &Substitute) -> __m256i {
-    let (a, b) = load8_pd::<{ src::F64 }>(s);
-    let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
-    _mm256_set_m128i(pd_to_i32::<M>(b), pd_to_i32::<M>(a))
+#[inline(always)]
+fn to_i32<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (a, b) = load8_pd::<{ src::F64 }>(cpu, s);
+        let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+        _mm256_set_m128i(pd_to_i32::<M>(cpu, b), pd_to_i32::<M>(cpu, a))
+    }
+}
+
+/// Eight i32 lanes `v` converted from the f32 lanes `x` ([`f32_to_i32`]), where the
+/// conversion gave the indefinite, with range rule `R`'s value: clamp, `i32::MAX` for a
+/// positive `x` (a negative one's `i32::MIN` is the indefinite itself); wrap, the low 32
+/// bits of `x`, an integer there (|x| >= 2^31): its 24-bit significand shifted left by its
+/// exponent less 23 (a count of 32 or more gives 0), negated for a negative `x`. With the
+/// NaN/+-Inf lanes (one bit each), which the rules leave to the reference.
+#[inline(always)]
+fn beyond_i32_ps<const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, u32) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let bits = _mm256_castps_si256(x);
+        let indefinite = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(i32::MIN));
+        let sign = _mm256_srai_epi32::<31>(bits);
+        let v = if R == range::CLAMP {
+            // i32::MIN ^ all ones is i32::MAX.
+            _mm256_xor_si256(v, _mm256_andnot_si256(sign, indefinite))
+        } else {
+            let m = _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7f_ffff)), _mm256_set1_epi32(0x80_0000));
+            let e = _mm256_and_si256(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(0xff));
+            let low = _mm256_sllv_epi32(m, _mm256_sub_epi32(e, _mm256_set1_epi32(150)));
+            let low = _mm256_sub_epi32(_mm256_xor_si256(low, sign), sign);
+            _mm256_blendv_epi8(v, low, indefinite)
+        };
+        (v, lanes8(cpu, special_ps(cpu, x)))
+    }
+}
+
+/// [`beyond_i32_ps`] for the eight f64 lanes `a`, `b` ([`to_i32`]): wrap rounds in mode `M`
+/// (exact: an integer of f64) and reduces modulo 2^32 in f64, `r - 2^32 floor(r / 2^32)`,
+/// every step exact, then into i32's range.
+#[inline(always)]
+fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b: __m256d) -> (__m256i, u32) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let high = dwords::<true>(cpu, _mm256_castpd_si256(a), _mm256_castpd_si256(b));
+        let exp = _mm256_set1_epi32(0x7ff0_0000);
+        let special = _mm256_cmpeq_epi32(_mm256_and_si256(high, exp), exp);
+        let indefinite = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(i32::MIN));
+        let v = if R == range::CLAMP {
+            _mm256_xor_si256(v, _mm256_andnot_si256(_mm256_srai_epi32::<31>(high), indefinite))
+        } else {
+            let wrap = hot(
+                #[inline(always)]
+                |x: __m256d| {
+                    let r = round_pd::<M>(cpu, x);
+                    let two32 = _mm256_set1_pd(4_294_967_296.0);
+                    let q = _mm256_floor_pd(_mm256_mul_pd(r, _mm256_set1_pd(1.0 / 4_294_967_296.0)));
+                    let m = _mm256_fnmadd_pd(q, two32, r);
+                    let m = _mm256_sub_pd(
+                        m,
+                        _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(m, _mm256_set1_pd(2_147_483_648.0)), two32),
+                    );
+                    _mm256_cvtpd_epi32(m)
+                },
+            );
+            _mm256_blendv_epi8(v, _mm256_set_m128i(wrap(b), wrap(a)), indefinite)
+        };
+        (v, lanes8(cpu, special))
+    }
 }
 
 /// Four f64 lanes rounded in mode `M` to i32, as [`to_i32`].
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn pd_to_i32<const M: u8>(x: __m256d) -> __m128i {
-    match M {
-        mode::NE => _mm256_cvtpd_epi32(x),
-        mode::TZ => _mm256_cvttpd_epi32(x),
-        mode::NA => _mm256_cvtpd_epi32(last_bit_pd(x)),
-        _ => _mm256_cvttpd_epi32(round_pd::<M>(x)),
+#[inline(always)]
+fn pd_to_i32<const M: u8>(cpu: Avx2, x: __m256d) -> __m128i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        match M {
+            mode::NE => _mm256_cvtpd_epi32(x),
+            mode::TZ => _mm256_cvttpd_epi32(x),
+            mode::NA => _mm256_cvtpd_epi32(last_bit_pd(cpu, x)),
+            _ => _mm256_cvttpd_epi32(round_pd::<M>(cpu, x)),
+        }
     }
 }
 
@@ -2640,60 +2991,70 @@ fn pd_to_i32<const M: u8>(x: __m256d) -> __m128i {
 /// From 2^31 on (and for NaN/Inf) the conversion gives the indefinite either way.
 /// Against `x + copysign(p, x)` truncated (one op more), float64 -> 8/16/32-bit integers
 /// nearest-away measured x1.3-1.5 in cache (5 alternated rounds).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn last_bit_pd(x: __m256d) -> __m256d {
-    _mm256_or_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(1)))
+#[inline(always)]
+fn last_bit_pd(_cpu: Avx2, x: __m256d) -> __m256d {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_or_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(1))) }
 }
 
 /// `K` (2 or 4) vectors of eight f32-domain source lanes, in order: [`load8`], or 16 at a
 /// time for [`src::BF16`] (two unpacks), [`src::MINI`] ([`Mini::decode`]: the caller finds
 /// the special codes by their bytes, [`SpecialBytes`]) and [`src::E5FNUZ`]
 /// ([`e5fnuz_halves`]).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] {
-    let ss = src::size(S);
-    let mut out = [_mm256_setzero_ps(); K];
-    if S == src::MINI && K == 4 {
-        for (o, x) in out.iter_mut().zip(mini.decode32(s)) {
-            *o = x;
-        }
-    } else if S == src::MINI {
-        for (j, pair) in out.chunks_mut(2).enumerate() {
-            for (o, x) in pair.iter_mut().zip(mini.decode(s.get(16 * j..).unwrap_or(&[]))) {
-                *o = x;
+#[inline(always)]
+fn f32_lanes<const S: u8, const K: usize>(cpu: Avx2, s: &[u8], mini: &Mini) -> [__m256; K] {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let ss = src::size(S);
+        let mut out = [_mm256_setzero_ps(); K];
+        // Index loops over the arrays (no iterator adapters: nothing left to the inliner).
+        let mut put = hot(
+            #[inline(always)]
+            |k: usize, x: __m256| {
+                if let Some(o) = out.get_mut(k) {
+                    *o = x;
+                }
+            },
+        );
+        if S == src::MINI && K == 4 {
+            let [a, b, c, e] = mini.decode32(s);
+            put(0, a);
+            put(1, b);
+            put(2, c);
+            put(3, e);
+        } else if S == src::MINI {
+            for j in 0..K / 2 {
+                let [a, b] = mini.decode(s.get(16 * j..).unwrap_or(&[]));
+                put(2 * j, a);
+                put(2 * j + 1, b);
+            }
+        } else if S == src::BF16 {
+            // Sixteen at a time: with the 64-bit blocks in the order 0, 2, 1, 3, the in-lane
+            // unpacks under zeros give elements 0..8 and 8..16 as f32 (three ops, not four).
+            for j in 0..K / 2 {
+                let Some(b) = s.get(32 * j..32 * j + 32) else { break };
+                // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
+                let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_loadu_si256(b.as_ptr().cast()));
+                let z = _mm256_setzero_si256();
+                put(2 * j, _mm256_castsi256_ps(_mm256_unpacklo_epi16(z, v)));
+                put(2 * j + 1, _mm256_castsi256_ps(_mm256_unpackhi_epi16(z, v)));
+            }
+        } else if S == src::E5FNUZ {
+            // Sixteen lanes per op on the way to float16.
+            for j in 0..K / 2 {
+                let Some(b) = s.get(16 * j..16 * j + 16) else { break };
+                // SAFETY: `b` holds 16 bytes (checked just above); an unaligned load.
+                let h = e5fnuz_halves::<true>(cpu, _mm256_cvtepu8_epi16(_mm_loadu_si128(b.as_ptr().cast())));
+                put(2 * j, _mm256_cvtph_ps(_mm256_castsi256_si128(h)));
+                put(2 * j + 1, _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)));
+            }
+        } else {
+            for k in 0..K {
+                put(k, load8::<S>(cpu, s.get(8 * ss * k..).unwrap_or(&[])));
             }
         }
-    } else if S == src::BF16 {
-        // Sixteen at a time: with the 64-bit blocks in the order 0, 2, 1, 3, the in-lane
-        // unpacks under zeros give elements 0..8 and 8..16 as f32 (three ops, not four).
-        for (j, pair) in out.chunks_mut(2).enumerate() {
-            let Some(b) = s.get(32 * j..32 * j + 32) else { break };
-            // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
-            let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) });
-            let z = _mm256_setzero_si256();
-            for (o, w) in pair.iter_mut().zip([_mm256_unpacklo_epi16(z, v), _mm256_unpackhi_epi16(z, v)]) {
-                *o = _mm256_castsi256_ps(w);
-            }
-        }
-    } else if S == src::E5FNUZ {
-        // Sixteen lanes per op on the way to float16.
-        for (j, pair) in out.chunks_mut(2).enumerate() {
-            let Some(b) = s.get(16 * j..16 * j + 16) else { break };
-            // SAFETY: `b` holds 16 bytes (checked just above); an unaligned load.
-            let h = e5fnuz_halves::<true>(_mm256_cvtepu8_epi16(unsafe { _mm_loadu_si128(b.as_ptr().cast()) }));
-            let halves = [_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h)];
-            for (o, h) in pair.iter_mut().zip(halves) {
-                *o = _mm256_cvtph_ps(h);
-            }
-        }
-    } else {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = load8::<S>(s.get(8 * ss * k..).unwrap_or(&[]));
-        }
+        out
     }
-    out
 }
 
 /// float8_e5m2fnuz codes (bias 16, its top exponent finite, 0x80 its only NaN), zero-extended
@@ -2702,48 +3063,52 @@ fn f32_lanes<const S: u8, const K: usize>(s: &[u8], mini: &Mini) -> [__m256; K] 
 /// field lower), and `c << 7` a float16 subnormal that is the value for fields 0 and 1; the
 /// larger of the two (as i16) is the right one on each side. The sign goes to bit 15, and
 /// with `NAN` NaN to all ones (a float16 NaN; else to -0, for callers that flag it).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn e5fnuz_halves<const NAN: bool>(c: __m256i) -> __m256i {
-    let t = _mm256_slli_epi16::<8>(c);
-    let mag = _mm256_set1_epi16(0x7f00);
-    let m = _mm256_and_si256(t, mag);
-    let h = _mm256_max_epi16(_mm256_sub_epi16(m, _mm256_set1_epi16(0x400)), _mm256_srli_epi16::<1>(m));
-    let h = _mm256_or_si256(h, _mm256_andnot_si256(mag, t));
-    if NAN {
-        _mm256_or_si256(h, _mm256_cmpeq_epi16(t, _mm256_set1_epi16(i16::MIN)))
-    } else {
-        h
+#[inline(always)]
+fn e5fnuz_halves<const NAN: bool>(_cpu: Avx2, c: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let t = _mm256_slli_epi16::<8>(c);
+        let mag = _mm256_set1_epi16(0x7f00);
+        let m = _mm256_and_si256(t, mag);
+        let h = _mm256_max_epi16(_mm256_sub_epi16(m, _mm256_set1_epi16(0x400)), _mm256_srli_epi16::<1>(m));
+        let h = _mm256_or_si256(h, _mm256_andnot_si256(mag, t));
+        if NAN {
+            _mm256_or_si256(h, _mm256_cmpeq_epi16(t, _mm256_set1_epi16(i16::MIN)))
+        } else {
+            h
+        }
     }
 }
 
 /// Eight f32 lanes with their last mantissa bit set: [`last_bit_pd`] for f32, where the
 /// integers' grid is coarser than the lane's below 2^22 (the caller makes sure no lane from
 /// there on needs its exact value).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn last_bit_ps(x: __m256) -> __m256 {
-    _mm256_or_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(1)))
+#[inline(always)]
+fn last_bit_ps(_cpu: Avx2, x: __m256) -> __m256 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_or_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(1))) }
 }
 
 /// The f64 just below 1/2, splatted (see [`to_i32`]).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn below_half_pd() -> __m256d {
-    _mm256_castsi256_pd(_mm256_set1_epi64x(0x3fdf_ffff_ffff_ffff))
+#[inline(always)]
+fn below_half_pd(_cpu: Avx2) -> __m256d {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_castsi256_pd(_mm256_set1_epi64x(0x3fdf_ffff_ffff_ffff)) }
 }
 
 /// [`to_i32`] of eight f32 lanes.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn f32_to_i32<const M: u8>(x: __m256) -> __m256i {
-    let (p, q) = (below_half_ps(), _mm256_sub_ps(_mm256_setzero_ps(), below_half_ps()));
-    match M {
-        mode::NE => _mm256_cvtps_epi32(x),
-        mode::TZ => _mm256_cvttps_epi32(x),
-        // copysign(p, x): blend on the sign bit of x.
-        mode::NA => _mm256_cvttps_epi32(_mm256_add_ps(x, _mm256_blendv_ps(p, q, x))),
-        _ => _mm256_cvttps_epi32(round_ps::<M>(x)),
+#[inline(always)]
+fn f32_to_i32<const M: u8>(cpu: Avx2, x: __m256) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (p, q) = (below_half_ps(cpu), _mm256_sub_ps(_mm256_setzero_ps(), below_half_ps(cpu)));
+        match M {
+            mode::NE => _mm256_cvtps_epi32(x),
+            mode::TZ => _mm256_cvttps_epi32(x),
+            // copysign(p, x): blend on the sign bit of x.
+            mode::NA => _mm256_cvttps_epi32(_mm256_add_ps(x, _mm256_blendv_ps(p, q, x))),
+            _ => _mm256_cvttps_epi32(round_ps::<M>(cpu, x)),
+        }
     }
 }
 
@@ -2768,6 +3133,7 @@ mod f2i {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let ss = src::size(S);
         let ds = tgt::size(T);
@@ -2782,7 +3148,11 @@ mod f2i {
         // Byte float sources whose finite values all cast: their NaN/Inf lanes are found on
         // the bytes, and no other lane can fail nor turn indefinite (every value is below
         // 2^31), so no test of the results.
-        let unchecked = S == src::MINI && dir.lut.as_ref().is_some_and(|l| !l.finite_fail());
+        let unchecked = S == src::MINI
+            && dir.lut.as_ref().is_some_and(
+                #[inline(always)]
+                |l| !l.finite_fail(),
+            );
         let checked = R == range::ERROR && !wide && !unchecked;
         // Byte targets without a rule test their range on the packs' saturated words (a word
         // saturates only out of a byte's range, as its i32 was): 16 lanes per op, not 8.
@@ -2799,117 +3169,179 @@ mod f2i {
         let last_bit = M == mode::NA
             && (matches!(S, src::F16 | src::MINI | src::E5FNUZ)
                 || (R != range::WRAP && matches!(T, tgt::I8 | tgt::U8 | tgt::I16 | tgt::U16 | tgt::SUB)));
+        // Eight lanes rounded to i32 (the indefinite where they do not fit).
+        let raw = hot(
+            #[inline(always)]
+            |k: usize, s: &[u8], pre: &[__m256; 4]| {
+                if S == src::F64 {
+                    to_i32::<M, SUB>(cpu, s.get(8 * ss * k..).unwrap_or(&[]), &sub)
+                } else {
+                    let x = match pre.get(k) {
+                        Some(&x) => x,
+                        None => _mm256_setzero_ps(),
+                    };
+                    if last_bit {
+                        _mm256_cvtps_epi32(last_bit_ps(cpu, x))
+                    } else {
+                        f32_to_i32::<M>(cpu, x)
+                    }
+                }
+            },
+        );
+        // Clamp or wrap, from sources with values beyond i32 (float32, bfloat16, float64;
+        // the others' values are all below 2^31): a step with indefinite lanes is redone in
+        // the lanes ([`beyond_i32`]), and only its NaN/+-Inf lanes are flagged.
+        let beyond = R != range::ERROR
+            && matches!(S, src::F32 | src::BF16 | src::F64)
+            && !matches!(T, tgt::U32 | tgt::I64 | tgt::U64);
+        let fix = hot(
+            #[inline(always)]
+            |k: usize, s: &[u8], pre: &[__m256; 4], v: __m256i| -> (__m256i, u32) {
+                if S == src::F64 {
+                    let (a, b) = load8_pd::<{ src::F64 }>(cpu, s.get(8 * ss * k..).unwrap_or(&[]));
+                    let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+                    beyond_i32_pd::<M, R>(cpu, v, a, b)
+                } else {
+                    let x = match pre.get(k) {
+                        Some(&x) => x,
+                        None => _mm256_setzero_ps(),
+                    };
+                    beyond_i32_ps::<R>(cpu, v, x)
+                }
+            },
+        );
         // Eight lanes: (values to store, the lanes' check word: `v - lo` with `checked`, whose
         // bits under `outside` flag a lane, else `v`, whose indefinite lanes are flagged).
-        let conv = |k: usize, s: &[u8], pre: &[__m256; 4]| {
-            let v = if S == src::F64 {
-                to_i32::<M, SUB>(s.get(8 * ss * k..).unwrap_or(&[]), &sub)
-            } else {
-                let x = pre.get(k).copied().unwrap_or(_mm256_setzero_ps());
-                if last_bit {
-                    _mm256_cvtps_epi32(last_bit_ps(x))
-                } else {
-                    f32_to_i32::<M>(x)
-                }
-            };
-            match (T, R) {
+        let conv = hot(
+            #[inline(always)]
+            |v: __m256i| match (T, R) {
                 (tgt::U32 | tgt::U64, range::CLAMP) => (_mm256_max_epi32(v, _mm256_setzero_si256()), v),
                 (tgt::I32 | tgt::U32 | tgt::I64 | tgt::U64, _) => (v, v),
                 (_, range::ERROR) if by_words => (v, v),
                 (_, range::ERROR) => (v, _mm256_sub_epi32(v, vlo)),
                 (tgt::SUB, range::CLAMP) => (_mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi), v),
-                (tgt::SUB, _) => (in_form(v, form), v),
+                (tgt::SUB, _) => (in_form(cpu, v, form), v),
                 _ => (v, v),
-            }
-        };
+            },
+        );
         // The flagged lanes of four check words, with one test when there are none.
-        let flagged = |x: __m256i| {
-            if checked {
-                _mm256_xor_si256(
-                    _mm256_cmpeq_epi32(_mm256_and_si256(x, outside), _mm256_setzero_si256()),
-                    _mm256_set1_epi32(-1),
-                )
-            } else if negative_fails {
-                _mm256_cmpgt_epi32(_mm256_setzero_si256(), x)
-            } else {
-                _mm256_cmpeq_epi32(x, indefinite)
-            }
-        };
-        let flags = |w: [__m256i; 4]| {
-            if unchecked {
-                return 0;
-            }
-            let none = if checked {
-                let any = _mm256_or_si256(_mm256_or_si256(w[0], w[1]), _mm256_or_si256(w[2], w[3]));
-                _mm256_testz_si256(any, outside) != 0
-            } else {
-                // The indefinite is the least i32: it is there if it is the minimum.
-                let least = _mm256_min_epi32(_mm256_min_epi32(w[0], w[1]), _mm256_min_epi32(w[2], w[3]));
-                let m = if negative_fails {
-                    _mm256_cmpgt_epi32(_mm256_setzero_si256(), least)
+        let flagged = hot(
+            #[inline(always)]
+            |x: __m256i| {
+                if checked {
+                    _mm256_xor_si256(
+                        _mm256_cmpeq_epi32(_mm256_and_si256(x, outside), _mm256_setzero_si256()),
+                        _mm256_set1_epi32(-1),
+                    )
+                } else if negative_fails {
+                    _mm256_cmpgt_epi32(_mm256_setzero_si256(), x)
                 } else {
-                    _mm256_cmpeq_epi32(least, indefinite)
+                    _mm256_cmpeq_epi32(x, indefinite)
+                }
+            },
+        );
+        let flags = hot(
+            #[inline(always)]
+            |w: [__m256i; 4]| {
+                if unchecked {
+                    return 0;
+                }
+                let none = if checked {
+                    let any = _mm256_or_si256(_mm256_or_si256(w[0], w[1]), _mm256_or_si256(w[2], w[3]));
+                    _mm256_testz_si256(any, outside) != 0
+                } else {
+                    // The indefinite is the least i32: it is there if it is the minimum.
+                    let least = _mm256_min_epi32(_mm256_min_epi32(w[0], w[1]), _mm256_min_epi32(w[2], w[3]));
+                    let m = if negative_fails {
+                        _mm256_cmpgt_epi32(_mm256_setzero_si256(), least)
+                    } else {
+                        _mm256_cmpeq_epi32(least, indefinite)
+                    };
+                    _mm256_testz_si256(m, m) != 0
                 };
-                _mm256_testz_si256(m, m) != 0
-            };
-            if none {
-                return 0;
-            }
-            w.iter().enumerate().fold(0, |acc, (k, &x)| acc | lanes8(flagged(x)) << (8 * k))
-        };
+                if none {
+                    return 0;
+                }
+                let mut bits = 0;
+                for (k, &x) in w.iter().enumerate() {
+                    bits |= lanes8(cpu, flagged(x)) << (8 * k);
+                }
+                bits
+            },
+        );
         // Wrap to a full byte or 16-bit target keeps the low bits; everything else is in range
         // or saturates to it.
         let mask_low = R == range::WRAP && T != tgt::SUB;
         // Saturation to a signed range (the sub-byte types' values are in i8's already).
         let signed = !matches!(T, tgt::U8 | tgt::U16);
-        let step = |s: &[u8], d: &mut [u8]| {
-            let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
-            let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(s, &mini) };
-            let pre = if SUB {
-                let [a, b, c, e] = pre;
-                [sub.apply(a), sub.apply(b), sub.apply(c), sub.apply(e)]
-            } else {
-                pre
-            };
-            // The byte float types' special codes, found by their bytes (32 at a time).
-            let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
-            let ((a, fa), (b, fb), (c, fc), (e, fe)) =
-                (conv(0, s, &pre), conv(1, s, &pre), conv(2, s, &pre), conv(3, s, &pre));
-            let q = d.as_mut_ptr();
-            if by_words {
-                let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
-                // SAFETY: `d` holds N bytes (checked just above); an unaligned store.
-                unsafe { _mm256_storeu_si256(q.cast(), bytes_of_words(ab, ce, signed)) };
-                let any = _mm256_or_si256(_mm256_sub_epi16(ab, lo16), _mm256_sub_epi16(ce, lo16));
-                if _mm256_testz_si256(any, outside16) != 0 {
-                    return special;
+        let step = hot(
+            #[inline(always)]
+            |s: &[u8], d: &mut [u8]| {
+                let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
+                let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(cpu, s, &mini) };
+                let pre = if SUB {
+                    let [a, b, c, e] = pre;
+                    [sub.apply(a), sub.apply(b), sub.apply(c), sub.apply(e)]
+                } else {
+                    pre
+                };
+                // The byte float types' special codes, found by their bytes (32 at a time).
+                let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
+                let v = [raw(0, s, &pre), raw(1, s, &pre), raw(2, s, &pre), raw(3, s, &pre)];
+                let ((a, fa), (b, fb), (c, fc), (e, fe)) = (conv(v[0]), conv(v[1]), conv(v[2]), conv(v[3]));
+                if by_words {
+                    let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+                    // SAFETY: `d` holds N bytes (checked just above); an unaligned store.
+                    unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes_of_words(cpu, ab, ce, signed)) };
+                    let any = _mm256_or_si256(_mm256_sub_epi16(ab, lo16), _mm256_sub_epi16(ce, lo16));
+                    if _mm256_testz_si256(any, outside16) != 0 {
+                        return special;
+                    }
+                    return flags(array_map(
+                        [a, b, c, e],
+                        #[inline(always)]
+                        |x| _mm256_sub_epi32(x, vlo),
+                    )) | special;
                 }
-                return flags([a, b, c, e].map(|x| _mm256_sub_epi32(x, vlo))) | special;
-            }
-            // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
-            unsafe {
-                match ds {
-                    8 => {
-                        for (k, v) in [a, b, c, e].into_iter().enumerate() {
-                            _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
-                            let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v));
-                            _mm256_storeu_si256(q.add(64 * k + 32).cast(), hi);
+                let mut flagged = flags([fa, fb, fc, fe]);
+                let (a, b, c, e) = if beyond && flagged != 0 {
+                    // Lanes beyond i32: the rule's values, in the lanes; NaN/+-Inf flagged.
+                    let ((va, ka), (vb, kb), (vc, kc), (ve, ke)) =
+                        (fix(0, s, &pre, v[0]), fix(1, s, &pre, v[1]), fix(2, s, &pre, v[2]), fix(3, s, &pre, v[3]));
+                    flagged = ka | kb << 8 | kc << 16 | ke << 24;
+                    (conv(va).0, conv(vb).0, conv(vc).0, conv(ve).0)
+                } else {
+                    (a, b, c, e)
+                };
+                let q = d.as_mut_ptr();
+                // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
+                unsafe {
+                    match ds {
+                        8 => {
+                            for (k, v) in [a, b, c, e].into_iter().enumerate() {
+                                _mm256_storeu_si256(
+                                    q.add(64 * k).cast(),
+                                    _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
+                                );
+                                let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v));
+                                _mm256_storeu_si256(q.add(64 * k + 32).cast(), hi);
+                            }
                         }
-                    }
-                    4 => {
-                        for (k, v) in [a, b, c, e].into_iter().enumerate() {
-                            _mm256_storeu_si256(q.add(32 * k).cast(), v);
+                        4 => {
+                            for (k, v) in [a, b, c, e].into_iter().enumerate() {
+                                _mm256_storeu_si256(q.add(32 * k).cast(), v);
+                            }
                         }
+                        2 => {
+                            _mm256_storeu_si256(q.cast(), words_of(cpu, a, b, signed, mask_low));
+                            _mm256_storeu_si256(q.add(32).cast(), words_of(cpu, c, e, signed, mask_low));
+                        }
+                        _ => _mm256_storeu_si256(q.cast(), bytes_of(cpu, [a, b, c, e], signed, mask_low)),
                     }
-                    2 => {
-                        _mm256_storeu_si256(q.cast(), words_of(a, b, signed, mask_low));
-                        _mm256_storeu_si256(q.add(32).cast(), words_of(c, e, signed, mask_low));
-                    }
-                    _ => _mm256_storeu_si256(q.cast(), bytes_of([a, b, c, e], signed, mask_low)),
                 }
-            }
-            flags([fa, fb, fc, fe]) | special
-        };
+                flagged | special
+            },
+        );
         // Two halves per step for byte targets, not for float64 sources: measured 11% slower
         // that way (2^20, float64 -> int8/uint8, median of 30 rows).
         let halves = if ds == 1 && S != src::F64 { 2 } else { 1 };
@@ -2934,6 +3366,7 @@ mod wide {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 16;
         let ss = src::size(S);
         // uint32's limits as f32, rounded inwards: the largest f32 below 2^32 is 2^32 - 256, so
@@ -2946,48 +3379,62 @@ mod wide {
             (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(0x80_0000), _mm256_set1_epi32(150));
         let two31 = _mm256_set1_ps(2_147_483_648.0);
         let two32 = _mm256_set1_ps(4_294_967_296.0);
-        let cvt = |c: __m256| {
-            _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), two32)))
-        };
+        let cvt = hot(
+            #[inline(always)]
+            |c: __m256| {
+                _mm256_cvttps_epi32(_mm256_sub_ps(c, _mm256_and_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(c, two31), two32)))
+            },
+        );
         // One vector of eight lanes: (integers, lanes that need the scalar reference). The
         // unordered compares flag NaN with the out-of-range lanes, and +-Inf is out of range,
         // so only clamp and wrap need a separate NaN/Inf test.
-        let conv = |x: __m256| {
-            let r = round_ps::<M>(x);
-            match R {
-                range::CLAMP => {
-                    let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
-                    // Above the limit: the integer maximum (uint32's is not an f32).
-                    let i = _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)));
-                    (i, special_ps(x))
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256| {
+                let r = round_ps::<M>(cpu, x);
+                match R {
+                    range::CLAMP => {
+                        let i = cvt(_mm256_min_ps(_mm256_max_ps(r, vlo), vhi));
+                        // Above the limit: the integer maximum (uint32's is not an f32).
+                        let i = _mm256_blendv_epi8(i, ihi, _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(r, vhi)));
+                        (i, special_ps(cpu, x))
+                    }
+                    range::WRAP => {
+                        // From 2^31 on, the rounded value is its significand shifted left by
+                        // `field - 150` (>= 8): the low 32 bits of that (a count past 31 gives 0),
+                        // negated for negative lanes, are the result modulo 2^32.
+                        let bits = _mm256_castps_si256(r);
+                        let count = _mm256_sub_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, iabs)), field_150);
+                        let n = _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(bits, man), hidden), count);
+                        let neg = _mm256_srai_epi32::<31>(bits);
+                        let n = _mm256_sub_epi32(_mm256_xor_si256(n, neg), neg);
+                        let big = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_and_ps(r, abs), two31));
+                        (_mm256_blendv_epi8(_mm256_cvttps_epi32(r), n, big), special_ps(cpu, x))
+                    }
+                    _ => {
+                        let out =
+                            _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
+                        (cvt(r), _mm256_castps_si256(out))
+                    }
                 }
-                range::WRAP => {
-                    // From 2^31 on, the rounded value is its significand shifted left by
-                    // `field - 150` (>= 8): the low 32 bits of that (a count past 31 gives 0),
-                    // negated for negative lanes, are the result modulo 2^32.
-                    let bits = _mm256_castps_si256(r);
-                    let count = _mm256_sub_epi32(_mm256_srli_epi32::<23>(_mm256_and_si256(bits, iabs)), field_150);
-                    let n = _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(bits, man), hidden), count);
-                    let neg = _mm256_srai_epi32::<31>(bits);
-                    let n = _mm256_sub_epi32(_mm256_xor_si256(n, neg), neg);
-                    let big = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_and_ps(r, abs), two31));
-                    (_mm256_blendv_epi8(_mm256_cvttps_epi32(r), n, big), special_ps(x))
-                }
-                _ => {
-                    let out = _mm256_or_ps(_mm256_cmp_ps::<_CMP_NGE_UQ>(r, vlo), _mm256_cmp_ps::<_CMP_NLE_UQ>(r, vhi));
-                    (cvt(r), _mm256_castps_si256(out))
-                }
-            }
-        };
+            },
+        );
         let mini = Mini::of(dir.from.format());
         let sub = Substitute::of(dir, SUB);
-        chunked::<N>(dir, src, dst, (ss, 4), |s, d| {
-            let [x0, x1] = f32_lanes::<S, 2>(s, &mini);
-            let [x0, x1] = if SUB { [sub.apply(x0), sub.apply(x1)] } else { [x0, x1] };
-            let ((i0, c0), (i1, c1)) = (conv(x0), conv(x1));
-            store16::<4>(d, i0, i1);
-            lanes16(c0, c1)
-        })
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (ss, 4),
+            #[inline(always)]
+            |s, d| {
+                let [x0, x1] = f32_lanes::<S, 2>(cpu, s, &mini);
+                let [x0, x1] = if SUB { [sub.apply(x0), sub.apply(x1)] } else { [x0, x1] };
+                let ((i0, c0), (i1, c1)) = (conv(x0), conv(x1));
+                store16::<4>(cpu, d, i0, i1);
+                lanes16(cpu, c0, c1)
+            },
+        )
     }
 
     // float64 -> uint32: the same in f64 (every limit exact), 8 per step.
@@ -2998,6 +3445,7 @@ mod wide {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 8;
         let (vlo, vhi) = (_mm256_setzero_pd(), _mm256_set1_pd(u32::MAX as f64));
         let inv32 = _mm256_set1_pd(1.0 / 4_294_967_296.0);
@@ -3005,38 +3453,52 @@ mod wide {
         let inf = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000));
         let two31 = _mm256_set1_pd(2_147_483_648.0);
         let two32 = _mm256_set1_pd(4_294_967_296.0);
-        chunked::<N>(dir, src, dst, (8, 4), |s, d| {
-            let Some(s) = s.get(..64) else { return u32::MAX };
-            // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-            let (a, b) = unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
-            // Four lanes: (integers, lanes that need the scalar reference as a 4-bit mask).
-            let conv = |x: __m256d| {
-                let r = round_pd::<M>(x);
-                // NaN or +-Inf: the range rule does not apply to them, cold.
-                let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
-                let (c, cold) = match R {
-                    range::CLAMP => (_mm256_min_pd(_mm256_max_pd(r, vlo), vhi), special),
-                    // r modulo 2^32 in [0, 2^32): r / 2^32 and its floor are exact, and so is
-                    // the difference, a multiple of r's ulp below 2^32 (0 from 2^85 on).
-                    range::WRAP => {
-                        let k =
-                            _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(r, inv32));
-                        (_mm256_fnmadd_pd(k, two32, r), special)
-                    }
-                    _ => {
-                        let out =
-                            _mm256_or_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo), _mm256_cmp_pd::<_CMP_GT_OQ>(r, vhi));
-                        (r, _mm256_or_pd(special, out))
-                    }
-                };
-                // Results from 2^31: converted as r - 2^32 (exact), same low 32 bits.
-                let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), two32));
-                (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
-            };
-            let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
-            store8::<4>(d, _mm256_set_m128i(ib, ia));
-            ma | mb << 4
-        })
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (8, 4),
+            #[inline(always)]
+            |s, d| {
+                let Some(s) = s.get(..64) else { return u32::MAX };
+                // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
+                let (a, b) =
+                    unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
+                // Four lanes: (integers, lanes that need the scalar reference as a 4-bit mask).
+                let conv = hot(
+                    #[inline(always)]
+                    |x: __m256d| {
+                        let r = round_pd::<M>(cpu, x);
+                        // NaN or +-Inf: the range rule does not apply to them, cold.
+                        let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
+                        let (c, cold) = match R {
+                            range::CLAMP => (_mm256_min_pd(_mm256_max_pd(r, vlo), vhi), special),
+                            // r modulo 2^32 in [0, 2^32): r / 2^32 and its floor are exact, and so is
+                            // the difference, a multiple of r's ulp below 2^32 (0 from 2^85 on).
+                            range::WRAP => {
+                                let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(
+                                    _mm256_mul_pd(r, inv32),
+                                );
+                                (_mm256_fnmadd_pd(k, two32, r), special)
+                            }
+                            _ => {
+                                let out = _mm256_or_pd(
+                                    _mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo),
+                                    _mm256_cmp_pd::<_CMP_GT_OQ>(r, vhi),
+                                );
+                                (r, _mm256_or_pd(special, out))
+                            }
+                        };
+                        // Results from 2^31: converted as r - 2^32 (exact), same low 32 bits.
+                        let c = _mm256_sub_pd(c, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(c, two31), two32));
+                        (_mm256_cvttpd_epi32(c), _mm256_movemask_pd(cold) as u32)
+                    },
+                );
+                let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
+                store8::<4>(cpu, d, _mm256_set_m128i(ib, ia));
+                ma | mb << 4
+            },
+        )
     }
 
     // float64/float32/float16/bfloat16 -> int64/uint64: round in f64 (exact), then take the
@@ -3052,6 +3514,7 @@ mod wide {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 8;
         let (lo, hi) = dir.to.format().int_bounds();
         // Limits as f64: -2^63 or 0 (exact); above, 2^63 or 2^64, the first value out of range.
@@ -3062,46 +3525,56 @@ mod wide {
         let man = _mm256_set1_epi64x((1 << 52) - 1);
         let hidden = _mm256_set1_epi64x(1 << 52);
         let bias = _mm256_set1_epi64x(1075);
-        let conv = |x: __m256d| {
-            let r = round_pd::<M>(x);
-            let bits = _mm256_castpd_si256(r);
-            let field = _mm256_srli_epi64::<52>(_mm256_castpd_si256(_mm256_and_pd(r, abs)));
-            let m = _mm256_or_si256(_mm256_and_si256(bits, man), hidden);
-            let n = _mm256_or_si256(
-                _mm256_sllv_epi64(m, _mm256_sub_epi64(field, bias)),
-                _mm256_srlv_epi64(m, _mm256_sub_epi64(bias, field)),
-            );
-            let neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-            let i = _mm256_sub_epi64(_mm256_xor_si256(n, neg), neg);
-            let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
-            let below = _mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo);
-            let above = _mm256_cmp_pd::<_CMP_GE_OQ>(r, vtop);
-            let (i, flag) = match R {
-                range::ERROR => (i, _mm256_or_pd(special, _mm256_or_pd(below, above))),
-                range::CLAMP => {
-                    let i = _mm256_blendv_epi8(i, ilo, _mm256_castpd_si256(below));
-                    (_mm256_blendv_epi8(i, ihi, _mm256_castpd_si256(above)), special)
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256d| {
+                let r = round_pd::<M>(cpu, x);
+                let bits = _mm256_castpd_si256(r);
+                let field = _mm256_srli_epi64::<52>(_mm256_castpd_si256(_mm256_and_pd(r, abs)));
+                let m = _mm256_or_si256(_mm256_and_si256(bits, man), hidden);
+                let n = _mm256_or_si256(
+                    _mm256_sllv_epi64(m, _mm256_sub_epi64(field, bias)),
+                    _mm256_srlv_epi64(m, _mm256_sub_epi64(bias, field)),
+                );
+                let neg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
+                let i = _mm256_sub_epi64(_mm256_xor_si256(n, neg), neg);
+                let special = _mm256_cmp_pd::<_CMP_NLT_UQ>(_mm256_and_pd(x, abs), inf);
+                let below = _mm256_cmp_pd::<_CMP_LT_OQ>(r, vlo);
+                let above = _mm256_cmp_pd::<_CMP_GE_OQ>(r, vtop);
+                let (i, flag) = match R {
+                    range::ERROR => (i, _mm256_or_pd(special, _mm256_or_pd(below, above))),
+                    range::CLAMP => {
+                        let i = _mm256_blendv_epi8(i, ilo, _mm256_castpd_si256(below));
+                        (_mm256_blendv_epi8(i, ihi, _mm256_castpd_si256(above)), special)
+                    }
+                    _ => (i, special),
+                };
+                (i, _mm256_movemask_pd(flag) as u32)
+            },
+        );
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (src::size(S), 8),
+            #[inline(always)]
+            |s, d| {
+                let (a, b) = if S == src::F64 {
+                    load8_pd::<S>(cpu, s)
+                } else {
+                    let x = load8::<S>(cpu, s);
+                    (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
+                };
+                let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
+                let Some(d) = d.get_mut(..64) else { return u32::MAX };
+                // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+                unsafe {
+                    _mm256_storeu_si256(d.as_mut_ptr().cast(), ia);
+                    _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), ib);
                 }
-                _ => (i, special),
-            };
-            (i, _mm256_movemask_pd(flag) as u32)
-        };
-        chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
-            let (a, b) = if S == src::F64 {
-                load8_pd::<S>(s)
-            } else {
-                let x = load8::<S>(s);
-                (_mm256_cvtps_pd(_mm256_castps256_ps128(x)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)))
-            };
-            let ((ia, ma), (ib, mb)) = (conv(a), conv(b));
-            let Some(d) = d.get_mut(..64) else { return u32::MAX };
-            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.as_mut_ptr().cast(), ia);
-                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), ib);
-            }
-            ma | mb << 4
-        })
+                ma | mb << 4
+            },
+        )
     }
 }
 use wide::{f2i_wide, f2u32, f2u32_sub, f64_to_u32};
@@ -3143,6 +3616,7 @@ mod mini {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let ss = src::size(S);
         let t = dir.to.format();
@@ -3165,45 +3639,56 @@ mod mini {
         let ulp = _mm256_set1_epi32(ulp);
         let abs_mask = _mm256_set1_epi32(i32::MAX);
         let int = matches!(S, src::I16 | src::U16 | src::CAP_I32 | src::CAP_U32 | src::CAP_I64 | src::CAP_U64);
-        let conv = |x: __m256| {
-            let bits = _mm256_castps_si256(x);
-            let mag = _mm256_and_si256(bits, abs_mask);
-            let inc = match M {
-                mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(bits), ulp),
-                mode::TN => _mm256_and_si256(_mm256_srai_epi32::<31>(bits), ulp),
-                mode::NE => _mm256_and_si256(_mm256_srlv_epi32(mag, shift), _mm256_set1_epi32(1)),
-                _ => _mm256_setzero_si256(),
-            };
-            let biased = _mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc);
-            if int {
-                // An integer is 0 or at least 1, the least normal magnitude of every such
-                // target (bias >= 1) or more: no subnormal path. 0's sum is negative, and
-                // the arithmetic shift keeps it so, for the unsigned pack's 0.
-                return _mm256_srav_epi32(biased, shift);
-            }
-            let normal = _mm256_srlv_epi32(biased, shift);
-            // (Towards +-Inf float lanes take `conv_dir` below, nearest-even `conv_ne`.)
-            let sub = match M {
-                // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
-                mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(_mm256_castsi256_ps(mag), scale, below_half_ps())),
-                _ => f32_to_i32::<M>(_mm256_mul_ps(_mm256_castsi256_ps(mag), scale)),
-            };
-            _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(threshold, mag))
-        };
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256| {
+                let bits = _mm256_castps_si256(x);
+                let mag = _mm256_and_si256(bits, abs_mask);
+                let inc = match M {
+                    mode::TP => _mm256_andnot_si256(_mm256_srai_epi32::<31>(bits), ulp),
+                    mode::TN => _mm256_and_si256(_mm256_srai_epi32::<31>(bits), ulp),
+                    mode::NE => _mm256_and_si256(_mm256_srlv_epi32(mag, shift), _mm256_set1_epi32(1)),
+                    _ => _mm256_setzero_si256(),
+                };
+                let biased = _mm256_add_epi32(_mm256_add_epi32(mag, rebias), inc);
+                if int {
+                    // An integer is 0 or at least 1, the least normal magnitude of every such
+                    // target (bias >= 1) or more: no subnormal path. 0's sum is negative, and
+                    // the arithmetic shift keeps it so, for the unsigned pack's 0.
+                    return _mm256_srav_epi32(biased, shift);
+                }
+                let normal = _mm256_srlv_epi32(biased, shift);
+                // (Towards +-Inf float lanes take `conv_dir` below, nearest-even `conv_ne`.)
+                let sub = match M {
+                    // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
+                    mode::NA => {
+                        _mm256_cvttps_epi32(_mm256_fmadd_ps(_mm256_castsi256_ps(mag), scale, below_half_ps(cpu)))
+                    }
+                    _ => f32_to_i32::<M>(cpu, _mm256_mul_ps(_mm256_castsi256_ps(mag), scale)),
+                };
+                _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(threshold, mag))
+            },
+        );
         let exp_mask = _mm256_set1_epi32(0x7f80_0000);
         let magic_off = _mm256_set1_epi32(sh << 23);
         // The code is the sum's low bits plus the exponent field shifted, less this (16 bits).
         let code_off = _mm256_set1_epi16(((128 - t.bias) << t.man_bits) as i16);
         // E of both one-path forms below: the exponent field in place, clamped to the target's
         // least normal one.
-        let field = |x: __m256| _mm256_max_epi32(_mm256_and_si256(_mm256_castps_si256(x), exp_mask), threshold);
-        let conv_ne = |x: __m256| {
-            let mag = _mm256_and_si256(_mm256_castps_si256(x), abs_mask);
-            let e = field(x);
-            let magic = _mm256_add_epi32(e, magic_off);
-            let sum = _mm256_add_ps(_mm256_castsi256_ps(mag), _mm256_castsi256_ps(magic));
-            _mm256_add_epi32(_mm256_sub_epi32(_mm256_castps_si256(sum), magic), _mm256_srlv_epi32(e, shift))
-        };
+        let field = hot(
+            #[inline(always)]
+            |x: __m256| _mm256_max_epi32(_mm256_and_si256(_mm256_castps_si256(x), exp_mask), threshold),
+        );
+        let conv_ne = hot(
+            #[inline(always)]
+            |x: __m256| {
+                let mag = _mm256_and_si256(_mm256_castps_si256(x), abs_mask);
+                let e = field(x);
+                let magic = _mm256_add_epi32(e, magic_off);
+                let sum = _mm256_add_ps(_mm256_castsi256_ps(mag), _mm256_castsi256_ps(magic));
+                _mm256_add_epi32(_mm256_sub_epi32(_mm256_castps_si256(sum), magic), _mm256_srlv_epi32(e, shift))
+            },
+        );
         // Towards +-Inf, one path for both ranges too: the signed value times 2^(m + 127 - E),
         // E its exponent field clamped as in `conv_ne` (exact), has the target's grid at E as
         // its integers; `vroundps` rounds it in the mode, and the integer's magnitude plus the
@@ -3211,54 +3696,91 @@ mod mini {
         // (a carry to 2^(m + 1) is the next binade's first code). NaN/Inf convert to i32::MIN,
         // whose absolute value is itself: a negative code, which goes cold as there.
         let scale_base = _mm256_set1_epi32((254 + t.man_bits as i32) << 23);
-        let conv_dir = |x: __m256| {
-            let e = field(x);
-            let scaled = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_sub_epi32(scale_base, e)));
-            let k = _mm256_abs_epi32(_mm256_cvtps_epi32(round_ps::<M>(scaled)));
-            _mm256_add_epi32(k, _mm256_srlv_epi32(e, shift))
-        };
+        let conv_dir = hot(
+            #[inline(always)]
+            |x: __m256| {
+                let e = field(x);
+                let scaled = _mm256_mul_ps(x, _mm256_castsi256_ps(_mm256_sub_epi32(scale_base, e)));
+                let k = _mm256_abs_epi32(_mm256_cvtps_epi32(round_ps::<M>(cpu, scaled)));
+                _mm256_add_epi32(k, _mm256_srlv_epi32(e, shift))
+            },
+        );
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
+        // Clamp: a finite lane beyond the range (its code is at least `limit`: the code of the
+        // rounded value, whose exponent is unbounded) takes Inf's code, the next one up, or the
+        // largest finite code where there is no Inf; only NaN/+-Inf lanes go cold.
+        let clamp = dir.out_of_range == Some(OutOfRange::Clamp);
+        let clamped = _mm256_set1_epi8((t.max_bits() & !t.sign_mask()) as i8 + i8::from(t.has_inf));
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         let mini = Mini::of(dir.from.format());
         let sub = Substitute::of(dir, SUB);
-        chunked_halves::<N>(dir, src, dst, (ss, 1), 2, |s, d| {
-            let Some(d) = d.get_mut(..N) else { return u32::MAX };
-            // (Four bindings, not an array map: that kept `conv` out of line, 3x slower.)
-            let [x0, x1, x2, x3] = f32_lanes::<S, 4>(s, &mini);
-            let [x0, x1, x2, x3] =
-                if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
-            // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
-            // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
-            let codes = if matches!(M, mode::NE | mode::TP | mode::TN) && !int {
-                // The signed packs saturate large codes at 2^15 - 1 and negative ones (see
-                // above) at -2^15; both stay above 255 once the offset is taken off.
-                let conv = |x| if M == mode::NE { conv_ne(x) } else { conv_dir(x) };
-                let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
-                let words = |a, b| _mm256_sub_epi16(_mm256_packs_epi32(a, b), code_off);
-                _mm256_packus_epi16(words(c0, c1), words(c2, c3))
-            } else {
-                let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
-                _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3))
-            };
-            let over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
-            // The signed packs keep each lane's sign (bit 31 to bit 7), in the codes' order;
-            // then all ones where negative, for the sign bits of targets narrower than a byte.
-            let bits = |v: __m256| _mm256_castps_si256(v);
-            let signs =
-                _mm256_packs_epi16(_mm256_packs_epi32(bits(x0), bits(x1)), _mm256_packs_epi32(bits(x2), bits(x3)));
-            let signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
-            let mut signs = _mm256_and_si256(signs, sign_bit);
-            if NZ {
-                signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, _mm256_setzero_si256()), signs);
-            }
-            let bytes = in_order(_mm256_or_si256(codes, signs));
-            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-            if _mm256_testz_si256(over, over) != 0 {
-                return 0;
-            }
-            _mm256_movemask_epi8(in_order(over)) as u32
-        })
+        chunked_halves::<N>(
+            dir,
+            src,
+            dst,
+            (ss, 1),
+            2,
+            #[inline(always)]
+            |s, d| {
+                let Some(d) = d.get_mut(..N) else { return u32::MAX };
+                // (Four bindings, not an array map: that kept `conv` out of line, 3x slower.)
+                let [x0, x1, x2, x3] = f32_lanes::<S, 4>(cpu, s, &mini);
+                let [x0, x1, x2, x3] =
+                    if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
+                // Codes below 2^15, so both packs are exact up to the byte saturation at 255, which
+                // is above every limit; bytes in the order (k, 0..4) for k = 0..4, then (k, 4..8).
+                let codes = if matches!(M, mode::NE | mode::TP | mode::TN) && !int {
+                    // The signed packs saturate large codes at 2^15 - 1 and negative ones (see
+                    // above) at -2^15; both stay above 255 once the offset is taken off.
+                    let conv = hot(
+                        #[inline(always)]
+                        |x| if M == mode::NE { conv_ne(x) } else { conv_dir(x) },
+                    );
+                    let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
+                    let words = hot(
+                        #[inline(always)]
+                        |a, b| _mm256_sub_epi16(_mm256_packs_epi32(a, b), code_off),
+                    );
+                    _mm256_packus_epi16(words(c0, c1), words(c2, c3))
+                } else {
+                    let (c0, c1, c2, c3) = (conv(x0), conv(x1), conv(x2), conv(x3));
+                    _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3))
+                };
+                let mut over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
+                let bits = hot(
+                    #[inline(always)]
+                    |v: __m256| _mm256_castps_si256(v),
+                );
+                let codes = if clamp && _mm256_testz_si256(over, over) == 0 {
+                    // NaN/+-Inf lanes as bytes in the codes' order (the packs of `signs` below).
+                    let special = _mm256_packs_epi16(
+                        _mm256_packs_epi32(special_ps(cpu, x0), special_ps(cpu, x1)),
+                        _mm256_packs_epi32(special_ps(cpu, x2), special_ps(cpu, x3)),
+                    );
+                    let fixed = _mm256_blendv_epi8(codes, clamped, _mm256_andnot_si256(special, over));
+                    over = special;
+                    fixed
+                } else {
+                    codes
+                };
+                // The signed packs keep each lane's sign (bit 31 to bit 7), in the codes' order;
+                // then all ones where negative, for the sign bits of targets narrower than a byte.
+                let signs =
+                    _mm256_packs_epi16(_mm256_packs_epi32(bits(x0), bits(x1)), _mm256_packs_epi32(bits(x2), bits(x3)));
+                let signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
+                let mut signs = _mm256_and_si256(signs, sign_bit);
+                if NZ {
+                    signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, _mm256_setzero_si256()), signs);
+                }
+                let bytes = in_order(cpu, _mm256_or_si256(codes, signs));
+                // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+                if _mm256_testz_si256(over, over) != 0 {
+                    return 0;
+                }
+                _mm256_movemask_epi8(in_order(cpu, over)) as u32
+            },
+        )
     }
 
     // bfloat16 -> the byte float types of `to_mini`, in 16-bit lanes (16 per op, not 8).
@@ -3279,6 +3801,7 @@ mod mini {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let t = dir.to.format();
         let f = DataType::BFloat16.format();
@@ -3300,60 +3823,74 @@ mod mini {
         let abs_mask = _mm256_set1_epi16(i16::MAX);
         let zero = _mm256_setzero_si256();
         let directed = matches!(M, mode::TP | mode::TN);
-        let conv = |x: __m256i| {
-            let mag = _mm256_and_si256(x, abs_mask);
-            let inc = match M {
-                mode::NE => _mm256_and_si256(_mm256_srl_epi16(mag, shift), one),
-                mode::TP => _mm256_andnot_si256(_mm256_srai_epi16::<15>(x), ulp),
-                mode::TN => _mm256_and_si256(_mm256_srai_epi16::<15>(x), ulp),
-                _ => zero,
-            };
-            let normal = _mm256_srl_epi16(_mm256_add_epi16(_mm256_add_epi16(mag, addend), inc), shift);
-            // The directed modes round the signed value, the others the magnitude.
-            let v = if directed { x } else { mag };
-            let round = |p: __m256| match M {
-                // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
-                mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(p, scale, below_half_ps())),
-                mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(_mm256_mul_ps(p, scale))),
-                _ => f32_to_i32::<M>(_mm256_mul_ps(p, scale)),
-            };
-            // The in-lane unpacks under zeros, packed back in lane: element order.
-            let (a, b) = (_mm256_unpacklo_epi16(zero, v), _mm256_unpackhi_epi16(zero, v));
-            let sub = _mm256_packs_epi32(round(_mm256_castsi256_ps(a)), round(_mm256_castsi256_ps(b)));
-            _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi16(threshold, mag))
-        };
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256i| {
+                let mag = _mm256_and_si256(x, abs_mask);
+                let inc = match M {
+                    mode::NE => _mm256_and_si256(_mm256_srl_epi16(mag, shift), one),
+                    mode::TP => _mm256_andnot_si256(_mm256_srai_epi16::<15>(x), ulp),
+                    mode::TN => _mm256_and_si256(_mm256_srai_epi16::<15>(x), ulp),
+                    _ => zero,
+                };
+                let normal = _mm256_srl_epi16(_mm256_add_epi16(_mm256_add_epi16(mag, addend), inc), shift);
+                // The directed modes round the signed value, the others the magnitude.
+                let v = if directed { x } else { mag };
+                let round = hot(
+                    #[inline(always)]
+                    |p: __m256| match M {
+                        // The magnitude plus the float just below 1/2, in one rounding (see `to_i32`).
+                        mode::NA => _mm256_cvttps_epi32(_mm256_fmadd_ps(p, scale, below_half_ps(cpu))),
+                        mode::TP | mode::TN => _mm256_abs_epi32(f32_to_i32::<M>(cpu, _mm256_mul_ps(p, scale))),
+                        _ => f32_to_i32::<M>(cpu, _mm256_mul_ps(p, scale)),
+                    },
+                );
+                // The in-lane unpacks under zeros, packed back in lane: element order.
+                let (a, b) = (_mm256_unpacklo_epi16(zero, v), _mm256_unpackhi_epi16(zero, v));
+                let sub = _mm256_packs_epi32(round(_mm256_castsi256_ps(a)), round(_mm256_castsi256_ps(b)));
+                _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi16(threshold, mag))
+            },
+        );
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         // float8's sign is bit 7, which the signed pack of the sources keeps as it is.
         let top_sign = t.sign_mask() == 0x80;
         let sub = Substitute::of_bf16(dir, SUB);
-        chunked_halves::<N>(dir, src, dst, (2, 1), 2, |s, d| {
-            let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
-            // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-            let (xa, xb) =
-                unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
-            let (xa, xb) = if SUB { (sub.apply16(xa), sub.apply16(xb)) } else { (xa, xb) };
-            // Codes below 2^12: the unsigned-saturating pack is exact up to 255, which is above
-            // every limit. Bytes in the order a0..8, b0..8, a8..16, b8..16.
-            let codes = _mm256_packus_epi16(conv(xa), conv(xb));
-            let over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
-            let p = _mm256_packs_epi16(xa, xb);
-            let mut signs = if top_sign {
-                _mm256_and_si256(p, sign_bit)
-            } else {
-                _mm256_and_si256(_mm256_cmpgt_epi8(zero, p), sign_bit)
-            };
-            if NZ {
-                signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, zero), signs);
-            }
-            let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_or_si256(codes, signs));
-            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-            if _mm256_testz_si256(over, over) != 0 {
-                return 0;
-            }
-            _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(over)) as u32
-        })
+        chunked_halves::<N>(
+            dir,
+            src,
+            dst,
+            (2, 1),
+            2,
+            #[inline(always)]
+            |s, d| {
+                let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
+                // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
+                let (xa, xb) =
+                    unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
+                let (xa, xb) = if SUB { (sub.apply16(xa), sub.apply16(xb)) } else { (xa, xb) };
+                // Codes below 2^12: the unsigned-saturating pack is exact up to 255, which is above
+                // every limit. Bytes in the order a0..8, b0..8, a8..16, b8..16.
+                let codes = _mm256_packus_epi16(conv(xa), conv(xb));
+                let over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
+                let p = _mm256_packs_epi16(xa, xb);
+                let mut signs = if top_sign {
+                    _mm256_and_si256(p, sign_bit)
+                } else {
+                    _mm256_and_si256(_mm256_cmpgt_epi8(zero, p), sign_bit)
+                };
+                if NZ {
+                    signs = _mm256_andnot_si256(_mm256_cmpeq_epi8(codes, zero), signs);
+                }
+                let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_or_si256(codes, signs));
+                // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+                if _mm256_testz_si256(over, over) != 0 {
+                    return 0;
+                }
+                _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(over)) as u32
+            },
+        )
     }
 
     // Any source of 16 bits or more but bfloat16 (`bf16_to_e8m0`) and the 64-bit integers
@@ -3378,6 +3915,7 @@ mod mini {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let ss = src::size(S);
         // The mode's rounding as one integer add before the exponent field is read: a
@@ -3396,31 +3934,37 @@ mod mini {
         let subnormals = S == src::F32;
         // Integer sources: no NaN/Inf, and every value below 2^33, far under a carry to 0xff.
         let ints = matches!(S, src::I16 | src::U16 | src::ODD_I32 | src::ODD_U32);
-        let conv = |x: __m256| {
-            let bits = _mm256_castps_si256(x);
-            // Lanes that are not positive normal f32s (NaN/Inf are): zero, subnormals,
-            // negative values.
-            let small = _mm256_cmpgt_epi32(least_normal, bits);
-            let code = |b| _mm256_srli_epi32::<23>(_mm256_add_epi32(b, inc));
-            if CLAMP {
-                // Zero and negative values (as signed patterns at most 0) take the least code,
-                // a carry past 0xfe the largest; positive subnormals and NaN/Inf (of either
-                // sign) go cold.
-                let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
-                if ints {
-                    // Nothing goes cold.
-                    return (_mm256_andnot_si256(low, code(bits)), _mm256_setzero_si256());
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256| {
+                let bits = _mm256_castps_si256(x);
+                // Lanes that are not positive normal f32s (NaN/Inf are): zero, subnormals,
+                // negative values.
+                let small = _mm256_cmpgt_epi32(least_normal, bits);
+                let code = hot(
+                    #[inline(always)]
+                    |b| _mm256_srli_epi32::<23>(_mm256_add_epi32(b, inc)),
+                );
+                if CLAMP {
+                    // Zero and negative values (as signed patterns at most 0) take the least code,
+                    // a carry past 0xfe the largest; positive subnormals and NaN/Inf (of either
+                    // sign) go cold.
+                    let low = _mm256_cmpgt_epi32(_mm256_set1_epi32(1), bits);
+                    if ints {
+                        // Nothing goes cold.
+                        return (_mm256_andnot_si256(low, code(bits)), _mm256_setzero_si256());
+                    }
+                    let t = _mm256_srli_epi32::<23>(bits);
+                    let code = _mm256_andnot_si256(low, _mm256_min_epi32(code(bits), _mm256_set1_epi32(0xfe)));
+                    let ff = _mm256_set1_epi32(0xff);
+                    let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ff), ff);
+                    (code, if subnormals { _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)) } else { nan_inf })
+                } else {
+                    // Those lanes read as zero, code 0: flagged on the bytes with 0xff and up.
+                    (code(if subnormals { _mm256_andnot_si256(small, bits) } else { bits }), _mm256_setzero_si256())
                 }
-                let t = _mm256_srli_epi32::<23>(bits);
-                let code = _mm256_andnot_si256(low, _mm256_min_epi32(code(bits), _mm256_set1_epi32(0xfe)));
-                let ff = _mm256_set1_epi32(0xff);
-                let nan_inf = _mm256_cmpeq_epi32(_mm256_and_si256(t, ff), ff);
-                (code, if subnormals { _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)) } else { nan_inf })
-            } else {
-                // Those lanes read as zero, code 0: flagged on the bytes with 0xff and up.
-                (code(if subnormals { _mm256_andnot_si256(small, bits) } else { bits }), _mm256_setzero_si256())
-            }
-        };
+            },
+        );
         // float64 (`S` = F64) from its dwords ([`f64_dwords`]): the same rule on its 11-bit
         // field (rebiased by 1023 - 127), the round-up bit from the high dword, or (towards
         // +Inf) any mantissa bit of either. Codes outside 0..=0xfe go cold without a rule
@@ -3428,57 +3972,70 @@ mod mini {
         // 2^127 among them); with clamp, zeros and negative values take the least code, codes
         // past 0xfe the largest, and positive values below the range and NaN/Inf go cold.
         let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(1));
-        let conv64 = |(hi, lo): (__m256i, __m256i)| {
-            let t = _mm256_srli_epi32::<20>(hi);
-            let inc = match M {
-                mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<19>(hi), one),
-                mode::TP => {
-                    let man = _mm256_or_si256(_mm256_and_si256(hi, _mm256_set1_epi32(0xf_ffff)), lo);
-                    _mm256_andnot_si256(_mm256_cmpeq_epi32(man, zero), one)
-                }
-                _ => zero,
-            };
-            let code = _mm256_add_epi32(t, _mm256_sub_epi32(inc, _mm256_set1_epi32(1023 - 127)));
-            let below = _mm256_cmpgt_epi32(zero, code);
-            if CLAMP {
-                let mag = _mm256_or_si256(_mm256_and_si256(hi, _mm256_set1_epi32(i32::MAX)), lo);
-                let low = _mm256_or_si256(_mm256_cmpgt_epi32(zero, hi), _mm256_cmpeq_epi32(mag, zero));
-                let field = _mm256_and_si256(t, _mm256_set1_epi32(0x7ff));
-                let nan_inf = _mm256_cmpgt_epi32(field, _mm256_set1_epi32(0x7fe));
-                let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
-                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, below)))
-            } else {
-                (code, _mm256_or_si256(below, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
-            }
-        };
-        chunked::<N>(dir, src, dst, (ss, 1), |s, d| {
-            let Some(d) = d.get_mut(..N) else { return u32::MAX };
-            let at = |k: usize| {
-                let s = s.get(8 * ss * k..).unwrap_or(&[]);
-                if S == src::F64 {
-                    conv64(f64_dwords(s))
+        let conv64 = hot(
+            #[inline(always)]
+            |(hi, lo): (__m256i, __m256i)| {
+                let t = _mm256_srli_epi32::<20>(hi);
+                let inc = match M {
+                    mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi32::<19>(hi), one),
+                    mode::TP => {
+                        let man = _mm256_or_si256(_mm256_and_si256(hi, _mm256_set1_epi32(0xf_ffff)), lo);
+                        _mm256_andnot_si256(_mm256_cmpeq_epi32(man, zero), one)
+                    }
+                    _ => zero,
+                };
+                let code = _mm256_add_epi32(t, _mm256_sub_epi32(inc, _mm256_set1_epi32(1023 - 127)));
+                let below = _mm256_cmpgt_epi32(zero, code);
+                if CLAMP {
+                    let mag = _mm256_or_si256(_mm256_and_si256(hi, _mm256_set1_epi32(i32::MAX)), lo);
+                    let low = _mm256_or_si256(_mm256_cmpgt_epi32(zero, hi), _mm256_cmpeq_epi32(mag, zero));
+                    let field = _mm256_and_si256(t, _mm256_set1_epi32(0x7ff));
+                    let nan_inf = _mm256_cmpgt_epi32(field, _mm256_set1_epi32(0x7fe));
+                    let code = _mm256_andnot_si256(low, _mm256_min_epi32(code, _mm256_set1_epi32(0xfe)));
+                    (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, below)))
                 } else {
-                    conv(load8::<S>(s))
+                    (code, _mm256_or_si256(below, _mm256_cmpgt_epi32(code, _mm256_set1_epi32(0xfe))))
                 }
-            };
-            let ((v0, c0), (v1, c1), (v2, c2), (v3, c3)) = (at(0), at(1), at(2), at(3));
-            // Codes from 0 to 0x200, saturated to bytes: above 255 the lane is flagged (with
-            // clamp every code is at most 0xfe).
-            let bytes = bytes_of([v0, v1, v2, v3], false, false);
-            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-            if S != src::F64 && !CLAMP {
-                // Without a rule, 32 lanes per test: code 0 (zero, subnormals, negative
-                // values) and 0xff (NaN/Inf, a carry past 0xfe).
-                let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
-                let bad = _mm256_or_si256(zero, _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(-1)));
-                return _mm256_movemask_epi8(bad) as u32;
-            }
-            if ints {
-                return 0;
-            }
-            lanes32([c0, c1, c2, c3])
-        })
+            },
+        );
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (ss, 1),
+            #[inline(always)]
+            |s, d| {
+                let Some(d) = d.get_mut(..N) else { return u32::MAX };
+                let at = hot(
+                    #[inline(always)]
+                    |k: usize| {
+                        let s = s.get(8 * ss * k..).unwrap_or(&[]);
+                        if S == src::F64 {
+                            conv64(f64_dwords(cpu, s))
+                        } else {
+                            conv(load8::<S>(cpu, s))
+                        }
+                    },
+                );
+                let ((v0, c0), (v1, c1), (v2, c2), (v3, c3)) = (at(0), at(1), at(2), at(3));
+                // Codes from 0 to 0x200, saturated to bytes: above 255 the lane is flagged (with
+                // clamp every code is at most 0xfe).
+                let bytes = bytes_of(cpu, [v0, v1, v2, v3], false, false);
+                // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+                if S != src::F64 && !CLAMP {
+                    // Without a rule, 32 lanes per test: code 0 (zero, subnormals, negative
+                    // values) and 0xff (NaN/Inf, a carry past 0xfe).
+                    let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                    let bad = _mm256_or_si256(zero, _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(-1)));
+                    return _mm256_movemask_epi8(bad) as u32;
+                }
+                if ints {
+                    return 0;
+                }
+                lanes32(cpu, [c0, c1, c2, c3])
+            },
+        )
     }
 
     // bfloat16 -> float8_e8m0fnu in 16-bit lanes: `to_e8m0`'s rule on bfloat16's own pattern
@@ -3506,43 +4063,53 @@ mod mini {
         let least_normal = _mm256_set1_epi16(0x80);
         let (one, fe, field) = (_mm256_set1_epi16(1), _mm256_set1_epi16(0xfe), _mm256_set1_epi16(0x7f80));
         // Sixteen lanes: (codes, cold lanes (with clamp)).
-        let conv = |x: __m256i| {
-            // Zero, subnormals, negative values.
-            let small = _mm256_cmpgt_epi16(least_normal, x);
-            if CLAMP {
-                let low = _mm256_cmpgt_epi16(one, x);
-                let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(x, inc));
-                let code = _mm256_andnot_si256(low, _mm256_min_epi16(code, fe));
-                let nan_inf = _mm256_cmpeq_epi16(_mm256_and_si256(x, field), field);
-                (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)))
-            } else {
-                let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(_mm256_andnot_si256(small, x), inc));
-                (code, small)
-            }
-        };
-        chunked::<N>(dir, src, dst, (2, 1), |s, d| {
-            let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
-            // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-            let (xa, xb) =
-                unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
-            let ((a, ca), (b, cb)) = (conv(xa), conv(xb));
-            // Codes up to 0x100 (and the sums' wrap, below 0x80 for negative lanes), saturated
-            // to bytes; in the order a0..8, b0..8, a8..16, b8..16 before the permute.
-            let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
-            // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
-            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
-            let bad = if CLAMP {
-                let cold = _mm256_or_si256(ca, cb);
-                if _mm256_testz_si256(cold, cold) != 0 {
-                    return 0;
+        let conv = hot(
+            #[inline(always)]
+            |x: __m256i| {
+                // Zero, subnormals, negative values.
+                let small = _mm256_cmpgt_epi16(least_normal, x);
+                if CLAMP {
+                    let low = _mm256_cmpgt_epi16(one, x);
+                    let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(x, inc));
+                    let code = _mm256_andnot_si256(low, _mm256_min_epi16(code, fe));
+                    let nan_inf = _mm256_cmpeq_epi16(_mm256_and_si256(x, field), field);
+                    (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)))
+                } else {
+                    let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(_mm256_andnot_si256(small, x), inc));
+                    (code, small)
                 }
-                _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(ca, cb))
-            } else {
-                let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
-                _mm256_or_si256(zero, _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(-1)))
-            };
-            _mm256_movemask_epi8(bad) as u32
-        })
+            },
+        );
+        chunked::<N>(
+            dir,
+            src,
+            dst,
+            (2, 1),
+            #[inline(always)]
+            |s, d| {
+                let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
+                // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
+                let (xa, xb) =
+                    unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
+                let ((a, ca), (b, cb)) = (conv(xa), conv(xb));
+                // Codes up to 0x100 (and the sums' wrap, below 0x80 for negative lanes), saturated
+                // to bytes; in the order a0..8, b0..8, a8..16, b8..16 before the permute.
+                let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+                // SAFETY: `d` holds 32 bytes (checked just above); an unaligned store.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+                let bad = if CLAMP {
+                    let cold = _mm256_or_si256(ca, cb);
+                    if _mm256_testz_si256(cold, cold) != 0 {
+                        return 0;
+                    }
+                    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(ca, cb))
+                } else {
+                    let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                    _mm256_or_si256(zero, _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(-1)))
+                };
+                _mm256_movemask_epi8(bad) as u32
+            },
+        )
     }
 }
 use mini::{bf16_to_e8m0, bf16_to_mini, bf16_to_mini_sub, to_e8m0, to_mini, to_mini_sub};
@@ -3560,6 +4127,7 @@ fn int64_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 8;
     let (f, t) = (dir.from.format(), dir.to.format());
     let ((slo, shi), (tlo, thi)) = (f.int_bounds(), t.int_bounds());
@@ -3569,42 +4137,56 @@ fn int64_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const
     let (lo_b, hi_b) = (_mm256_set1_epi64x(lo as i64 ^ bias), _mm256_set1_epi64x(hi as i64 ^ bias));
     let (lo_v, hi_v) = (_mm256_set1_epi64x(lo as i64), _mm256_set1_epi64x(hi as i64));
     let form = form_of(t);
-    let conv = |x: __m256i| {
-        let xb = _mm256_xor_si256(x, vbias);
-        let below = _mm256_cmpgt_epi64(lo_b, xb);
-        let above = _mm256_cmpgt_epi64(xb, hi_b);
-        let v = if R == range::CLAMP { _mm256_blendv_epi8(_mm256_blendv_epi8(x, lo_v, below), hi_v, above) } else { x };
-        let flag =
-            if R == range::ERROR { _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(below, above))) } else { 0 };
-        (v, flag as u32)
-    };
-    chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
-        let Some(s) = s.get(..N * SS) else { return u32::MAX };
-        // SAFETY: `s` holds N * SS bytes (checked just above); unaligned loads.
-        let (x, y) = unsafe {
-            if SS == 4 {
-                let v = _mm256_loadu_si256(s.as_ptr().cast());
-                (
-                    _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)),
-                    _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v)),
-                )
+    let conv = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let xb = _mm256_xor_si256(x, vbias);
+            let below = _mm256_cmpgt_epi64(lo_b, xb);
+            let above = _mm256_cmpgt_epi64(xb, hi_b);
+            let v =
+                if R == range::CLAMP { _mm256_blendv_epi8(_mm256_blendv_epi8(x, lo_v, below), hi_v, above) } else { x };
+            let flag = if R == range::ERROR {
+                _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(below, above)))
             } else {
-                (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast()))
+                0
+            };
+            (v, flag as u32)
+        },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (SS, DS),
+        #[inline(always)]
+        |s, d| {
+            let Some(s) = s.get(..N * SS) else { return u32::MAX };
+            // SAFETY: `s` holds N * SS bytes (checked just above); unaligned loads.
+            let (x, y) = unsafe {
+                if SS == 4 {
+                    let v = _mm256_loadu_si256(s.as_ptr().cast());
+                    (
+                        _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v)),
+                    )
+                } else {
+                    (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast()))
+                }
+            };
+            let ((a, ma), (b, mb)) = (conv(x), conv(y));
+            if DS == 8 {
+                let Some(d) = d.get_mut(..64) else { return u32::MAX };
+                // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+                unsafe {
+                    _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
+                    _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
+                }
+            } else {
+                store8::<DS>(cpu, d, in_form(cpu, dwords::<false>(cpu, a, b), form));
             }
-        };
-        let ((a, ma), (b, mb)) = (conv(x), conv(y));
-        if DS == 8 {
-            let Some(d) = d.get_mut(..64) else { return u32::MAX };
-            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
-            unsafe {
-                _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
-                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
-            }
-        } else {
-            store8::<DS>(d, in_form(dwords::<false>(a, b), form));
-        }
-        ma | mb << 4
-    })
+            ma | mb << 4
+        },
+    )
 }
 
 /// A byte integer format's stored form as `((x & mask) ^ sign) - sign` on bytes: the value,
@@ -3618,10 +4200,10 @@ fn byte_form(f: &Format) -> (__m256i, __m256i) {
 }
 
 /// Apply a [`byte_form`] to 32 bytes.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn in_byte_form(x: __m256i, (mask, sign): (__m256i, __m256i)) -> __m256i {
-    _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, mask), sign), sign)
+#[inline(always)]
+fn in_byte_form(_cpu: Avx2, x: __m256i, (mask, sign): (__m256i, __m256i)) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, mask), sign), sign) }
 }
 
 // int2/int4/int8/uint2/uint4/uint8 -> any integer, on bytes: read the stored form, test or
@@ -3635,6 +4217,7 @@ fn byte_int_body<const U8: bool, const DS: usize, const R: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let (f, t) = (dir.from.format(), dir.to.format());
     let (s_form, t_form) = (byte_form(f), byte_form(t));
@@ -3645,59 +4228,69 @@ fn byte_int_body<const U8: bool, const DS: usize, const R: u8>(
     } else {
         (_mm256_set1_epi8(lo.max(-128) as i8), _mm256_set1_epi8(hi.min(127) as i8))
     };
-    chunked::<N>(dir, src, dst, (1, DS), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * DS)) else { return u32::MAX };
-        // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
-        let v = in_byte_form(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, s_form);
-        let (v, out) = match (R, U8) {
-            (range::CLAMP, true) => (_mm256_min_epu8(v, vhi), 0),
-            (range::CLAMP, false) => (_mm256_min_epi8(_mm256_max_epi8(v, vlo), vhi), 0),
-            (range::WRAP, _) => (if DS == 1 { in_byte_form(v, t_form) } else { v }, 0),
-            (_, true) => (v, !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, vhi), vhi)) as u32)),
-            (_, false) => {
-                let outside = _mm256_or_si256(_mm256_cmpgt_epi8(vlo, v), _mm256_cmpgt_epi8(v, vhi));
-                (v, _mm256_movemask_epi8(outside) as u32)
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, DS),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * DS)) else { return u32::MAX };
+            // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
+            let v = in_byte_form(cpu, unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, s_form);
+            let (v, out) = match (R, U8) {
+                (range::CLAMP, true) => (_mm256_min_epu8(v, vhi), 0),
+                (range::CLAMP, false) => (_mm256_min_epi8(_mm256_max_epi8(v, vlo), vhi), 0),
+                (range::WRAP, _) => (if DS == 1 { in_byte_form(cpu, v, t_form) } else { v }, 0),
+                (_, true) => (v, !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, vhi), vhi)) as u32)),
+                (_, false) => {
+                    let outside = _mm256_or_si256(_mm256_cmpgt_epi8(vlo, v), _mm256_cmpgt_epi8(v, vhi));
+                    (v, _mm256_movemask_epi8(outside) as u32)
+                }
+            };
+            let q = d.as_mut_ptr();
+            // SAFETY: `d` holds 32 * DS bytes (checked above); unaligned stores of 32 bytes at
+            // offsets below that.
+            unsafe {
+                let half = hot(
+                    #[inline(always)]
+                    |k: i32| if k == 0 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) },
+                );
+                match DS {
+                    1 => _mm256_storeu_si256(q.cast(), v),
+                    2 => {
+                        for k in 0..2 {
+                            let h = half(k as i32);
+                            let w = if U8 { _mm256_cvtepu8_epi16(h) } else { _mm256_cvtepi8_epi16(h) };
+                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                        }
+                    }
+                    4 => {
+                        for k in 0..4 {
+                            let h = half((k / 2) as i32);
+                            let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
+                            let w = if U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) };
+                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                        }
+                    }
+                    _ => {
+                        for k in 0..8 {
+                            let h = half((k / 4) as i32);
+                            let h = match k % 4 {
+                                0 => h,
+                                1 => _mm_srli_si128::<4>(h),
+                                2 => _mm_srli_si128::<8>(h),
+                                _ => _mm_srli_si128::<12>(h),
+                            };
+                            let w = if U8 { _mm256_cvtepu8_epi64(h) } else { _mm256_cvtepi8_epi64(h) };
+                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                        }
+                    }
+                }
             }
-        };
-        let q = d.as_mut_ptr();
-        // SAFETY: `d` holds 32 * DS bytes (checked above); unaligned stores of 32 bytes at
-        // offsets below that.
-        unsafe {
-            let half = |k: i32| if k == 0 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
-            match DS {
-                1 => _mm256_storeu_si256(q.cast(), v),
-                2 => {
-                    for k in 0..2 {
-                        let h = half(k as i32);
-                        let w = if U8 { _mm256_cvtepu8_epi16(h) } else { _mm256_cvtepi8_epi16(h) };
-                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                    }
-                }
-                4 => {
-                    for k in 0..4 {
-                        let h = half((k / 2) as i32);
-                        let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
-                        let w = if U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) };
-                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                    }
-                }
-                _ => {
-                    for k in 0..8 {
-                        let h = half((k / 4) as i32);
-                        let h = match k % 4 {
-                            0 => h,
-                            1 => _mm_srli_si128::<4>(h),
-                            2 => _mm_srli_si128::<8>(h),
-                            _ => _mm_srli_si128::<12>(h),
-                        };
-                        let w = if U8 { _mm256_cvtepu8_epi64(h) } else { _mm256_cvtepi8_epi64(h) };
-                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                    }
-                }
-            }
-        }
-        out
-    })
+            out
+        },
+    )
 }
 
 // int2/int4/int8/uint2/uint4/uint8 -> float16/bfloat16/float32/float64: every value (at
@@ -3711,74 +4304,88 @@ fn byte_to_float_body<const K: u8, const T: usize, const BF16: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let form = byte_form(dir.from.format());
     let mini = Mini::of(dir.from.format());
-    chunked::<N>(dir, src, dst, (1, T), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * T)) else { return u32::MAX };
-        let q = d.as_mut_ptr();
-        let mut special = 0;
-        let f: [__m256; 4] = if K == src::MINI {
-            special = mini.specials.in_slice(s);
-            mini.decode32(s)
-        } else {
-            // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
-            let v = in_byte_form(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, form);
-            if K == src::E8M0 {
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, T),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * T)) else { return u32::MAX };
+            let q = d.as_mut_ptr();
+            let mut special = 0;
+            let f: [__m256; 4] = if K == src::MINI {
                 special = mini.specials.in_slice(s);
-            }
-            core::array::from_fn(|k| {
-                let h = if k < 2 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
-                let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
-                match K {
-                    // float8_e8m0fnu: the code is f32's exponent field; code 0 (2^-127) is
-                    // f32's subnormal 0x400000, the least pattern any code can take.
-                    src::E8M0 => _mm256_castsi256_ps(_mm256_max_epu32(
-                        _mm256_slli_epi32::<23>(_mm256_cvtepu8_epi32(h)),
-                        _mm256_set1_epi32(0x40_0000),
-                    )),
-                    src::U8 => _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(h)),
-                    _ => _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(h)),
+                mini.decode32(s)
+            } else {
+                // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
+                let v = in_byte_form(cpu, unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, form);
+                if K == src::E8M0 {
+                    special = mini.specials.in_slice(s);
                 }
-            })
-        };
-        // SAFETY: `d` holds 32 * T bytes (checked above); each store writes 32 of them at a
-        // multiple of 32 below that; unaligned stores.
-        unsafe {
-            for (k, pair) in f.chunks_exact(2).enumerate() {
-                let (a, b) = (
-                    pair.first().copied().unwrap_or(_mm256_setzero_ps()),
-                    pair.get(1).copied().unwrap_or(_mm256_setzero_ps()),
-                );
-                match (T, BF16) {
-                    (2, false) => {
-                        let w = _mm256_set_m128i(
-                            _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(b),
-                            _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(a),
-                        );
-                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                    }
-                    (2, true) => {
-                        let top = |x: __m256| _mm256_srli_epi32::<16>(_mm256_castps_si256(x));
-                        let w = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(top(a), top(b)));
-                        _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                    }
-                    (4, _) => {
-                        _mm256_storeu_ps(q.add(64 * k).cast(), a);
-                        _mm256_storeu_ps(q.add(64 * k + 32).cast(), b);
-                    }
-                    _ => {
-                        for (j, x) in [a, b].into_iter().enumerate() {
-                            let o = 128 * k + 64 * j;
-                            _mm256_storeu_pd(q.add(o).cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-                            _mm256_storeu_pd(q.add(o + 32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+                array_fn(
+                    #[inline(always)]
+                    |k| {
+                        let h = if k < 2 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
+                        let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
+                        match K {
+                            // float8_e8m0fnu: the code is f32's exponent field; code 0 (2^-127) is
+                            // f32's subnormal 0x400000, the least pattern any code can take.
+                            src::E8M0 => _mm256_castsi256_ps(_mm256_max_epu32(
+                                _mm256_slli_epi32::<23>(_mm256_cvtepu8_epi32(h)),
+                                _mm256_set1_epi32(0x40_0000),
+                            )),
+                            src::U8 => _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(h)),
+                            _ => _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(h)),
+                        }
+                    },
+                )
+            };
+            // SAFETY: `d` holds 32 * T bytes (checked above); each store writes 32 of them at a
+            // multiple of 32 below that; unaligned stores.
+            unsafe {
+                for (k, pair) in f.chunks_exact(2).enumerate() {
+                    let (a, b) = (
+                        pair.first().copied().unwrap_or(_mm256_setzero_ps()),
+                        pair.get(1).copied().unwrap_or(_mm256_setzero_ps()),
+                    );
+                    match (T, BF16) {
+                        (2, false) => {
+                            let w = _mm256_set_m128i(
+                                _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(b),
+                                _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(a),
+                            );
+                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                        }
+                        (2, true) => {
+                            let top = hot(
+                                #[inline(always)]
+                                |x: __m256| _mm256_srli_epi32::<16>(_mm256_castps_si256(x)),
+                            );
+                            let w = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(top(a), top(b)));
+                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                        }
+                        (4, _) => {
+                            _mm256_storeu_ps(q.add(64 * k).cast(), a);
+                            _mm256_storeu_ps(q.add(64 * k + 32).cast(), b);
+                        }
+                        _ => {
+                            for (j, x) in [a, b].into_iter().enumerate() {
+                                let o = 128 * k + 64 * j;
+                                _mm256_storeu_pd(q.add(o).cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+                                _mm256_storeu_pd(q.add(o + 32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+                            }
                         }
                     }
                 }
             }
-        }
-        special
-    })
+            special
+        },
+    )
 }
 
 /// The first float8_e8m0fnu code out of an integer target's range (2^(bits - 1) for the signed
@@ -3789,22 +4396,24 @@ fn e8m0_limit(to: &Format) -> (u8, i128) {
 }
 
 /// Unsigned `c >= t` per byte, as all ones (their maximum is `c` itself).
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn at_least_u8(c: __m256i, t: __m256i) -> __m256i {
-    _mm256_cmpeq_epi8(_mm256_max_epu8(c, t), c)
+#[inline(always)]
+fn at_least_u8(_cpu: Avx2, c: __m256i, t: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_cmpeq_epi8(_mm256_max_epu8(c, t), c) }
 }
 
 /// The lanes of 32 float8_e8m0fnu codes `c` for the reference: NaN, and without a rule
 /// (`R`) the codes from the first out of range, `limit`, on.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn e8m0_flags<const R: u8>(specials: &SpecialBytes, c: __m256i, limit: __m256i) -> u32 {
-    let nan = specials.find(c);
-    if R == range::ERROR {
-        nan | _mm256_movemask_epi8(at_least_u8(c, limit)) as u32
-    } else {
-        nan
+#[inline(always)]
+fn e8m0_flags<const R: u8>(cpu: Avx2, specials: &SpecialBytes, c: __m256i, limit: __m256i) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let nan = specials.find(c);
+        if R == range::ERROR {
+            nan | _mm256_movemask_epi8(at_least_u8(cpu, c, limit)) as u32
+        } else {
+            nan
+        }
     }
 }
 
@@ -3823,6 +4432,7 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let (limit, top) = e8m0_limit(dir.to.format());
     // The largest value's high byte (its low one is 0xff).
@@ -3838,35 +4448,42 @@ fn e8m0_to_int16_body<const M: u8, const R: u8>(
     );
     let (k127, k126, k143, one) =
         (_mm256_set1_epi8(127), _mm256_set1_epi8(126), _mm256_set1_epi8(-113), _mm256_set1_epi8(1));
-    chunked::<N>(dir, src, dst, (1, 2), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 2)) else { return u32::MAX };
-        // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
-        let c = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let cold = e8m0_flags::<R>(&specials, c, limit);
-        // Bytes 0..8 and 16..24 to the low lane: the in-lane unpacks below give elements in
-        // order.
-        let c = _mm256_permute4x64_epi64::<0b11_01_10_00>(c);
-        let index = _mm256_or_si256(_mm256_sub_epi8(c, k127), at_least_u8(c, k143));
-        let mut low = _mm256_shuffle_epi8(low_row, index);
-        let mut high = _mm256_shuffle_epi8(high_row, index);
-        match M {
-            // Codes up to 126.
-            mode::TP => low = _mm256_or_si256(low, _mm256_and_si256(at_least_u8(k126, c), one)),
-            mode::NA => low = _mm256_or_si256(low, _mm256_and_si256(_mm256_cmpeq_epi8(c, k126), one)),
-            _ => {}
-        }
-        if R == range::CLAMP {
-            let over = at_least_u8(c, limit);
-            low = _mm256_or_si256(low, over);
-            high = _mm256_blendv_epi8(high, top, over);
-        }
-        // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_unpacklo_epi8(low, high));
-            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), _mm256_unpackhi_epi8(low, high));
-        }
-        cold
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, 2),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 2)) else { return u32::MAX };
+            // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
+            let c = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+            let cold = e8m0_flags::<R>(cpu, &specials, c, limit);
+            // Bytes 0..8 and 16..24 to the low lane: the in-lane unpacks below give elements in
+            // order.
+            let c = _mm256_permute4x64_epi64::<0b11_01_10_00>(c);
+            let index = _mm256_or_si256(_mm256_sub_epi8(c, k127), at_least_u8(cpu, c, k143));
+            let mut low = _mm256_shuffle_epi8(low_row, index);
+            let mut high = _mm256_shuffle_epi8(high_row, index);
+            match M {
+                // Codes up to 126.
+                mode::TP => low = _mm256_or_si256(low, _mm256_and_si256(at_least_u8(cpu, k126, c), one)),
+                mode::NA => low = _mm256_or_si256(low, _mm256_and_si256(_mm256_cmpeq_epi8(c, k126), one)),
+                _ => {}
+            }
+            if R == range::CLAMP {
+                let over = at_least_u8(cpu, c, limit);
+                low = _mm256_or_si256(low, over);
+                high = _mm256_blendv_epi8(high, top, over);
+            }
+            // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm256_unpacklo_epi8(low, high));
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), _mm256_unpackhi_epi8(low, high));
+            }
+            cold
+        },
+    )
 }
 
 // float8_e8m0fnu -> int64/uint64: 2^(b - 127) is 1 << (b - 127) while that count is 0..63
@@ -3883,35 +4500,47 @@ fn e8m0_to_int64_body<const M: u8, const R: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let (limit, top) = e8m0_limit(dir.to.format());
     let limit8 = _mm256_set1_epi8(limit as i8);
     let (limit64, top) = (_mm256_set1_epi64x(i64::from(limit) - 1), _mm256_set1_epi64x(top as u64 as i64));
     let specials = SpecialBytes::of(dir.from.format());
     let (one, half, k127) = (_mm256_set1_epi64x(1), _mm256_set1_epi64x(126), _mm256_set1_epi64x(127));
-    chunked::<N>(dir, src, dst, (1, 8), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 8)) else { return u32::MAX };
-        // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
-        let v = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let cold = e8m0_flags::<R>(&specials, v, limit8);
-        for (b, o) in s.chunks_exact(4).zip(d.chunks_exact_mut(32)) {
-            let w = u32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
-            let b = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w as i32));
-            let mut i = _mm256_sllv_epi64(one, _mm256_sub_epi64(b, k127));
-            match M {
-                // (Subtracting all ones adds one.)
-                mode::NA => i = _mm256_sub_epi64(i, _mm256_cmpeq_epi64(b, half)),
-                mode::TP => i = _mm256_sub_epi64(i, _mm256_cmpgt_epi64(k127, b)),
-                _ => {}
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, 8),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * 8)) else { return u32::MAX };
+            // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
+            let v = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+            let cold = e8m0_flags::<R>(cpu, &specials, v, limit8);
+            for k in 0..N / 4 {
+                let (Some(&[b0, b1, b2, b3]), Some(o)) = (s.get(4 * k..4 * k + 4), d.get_mut(32 * k..32 * k + 32))
+                else {
+                    break;
+                };
+                let w = u32::from_le_bytes([b0, b1, b2, b3]);
+                let b = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w as i32));
+                let mut i = _mm256_sllv_epi64(one, _mm256_sub_epi64(b, k127));
+                match M {
+                    // (Subtracting all ones adds one.)
+                    mode::NA => i = _mm256_sub_epi64(i, _mm256_cmpeq_epi64(b, half)),
+                    mode::TP => i = _mm256_sub_epi64(i, _mm256_cmpgt_epi64(k127, b)),
+                    _ => {}
+                }
+                if R == range::CLAMP {
+                    i = _mm256_blendv_epi8(i, top, _mm256_cmpgt_epi64(b, limit64));
+                }
+                // SAFETY: `o` holds 32 bytes (a chunk of `d`); an unaligned store.
+                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), i) };
             }
-            if R == range::CLAMP {
-                i = _mm256_blendv_epi8(i, top, _mm256_cmpgt_epi64(b, limit64));
-            }
-            // SAFETY: `o` holds 32 bytes (a chunk of `d`); an unaligned store.
-            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), i) };
-        }
-        cold
-    })
+            cold
+        },
+    )
 }
 
 // uint16 -> int16 (`U`) and int16 -> uint16: the same bits where bit 15 is clear (in range);
@@ -3921,29 +4550,43 @@ entry!(sign16<const U: bool, const R: u8>, sign16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     const N: usize = 32;
-    chunked::<N>(dir, src, dst, (2, 2), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..2 * N)) else { return u32::MAX };
-        // SAFETY: `s` and `d` hold 64 bytes (checked just above); unaligned loads and stores.
-        let x = unsafe { [_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())] };
-        let y = x.map(|v| match R {
-            range::CLAMP if U => _mm256_min_epu16(v, _mm256_set1_epi16(i16::MAX)),
-            range::CLAMP => _mm256_max_epi16(v, _mm256_setzero_si256()),
-            _ => v,
-        });
-        // SAFETY: as above.
-        unsafe {
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), y[0]);
-            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), y[1]);
-        }
-        let [a, b] = x;
-        let high = _mm256_set1_epi16(i16::MIN);
-        if R != range::ERROR || _mm256_testz_si256(_mm256_or_si256(a, b), high) != 0 {
-            return 0;
-        }
-        // One bit per lane: the movemask bit of each lane's high byte.
-        let bits = |v: __m256i| _pext_u32(_mm256_movemask_epi8(v) as u32, 0xaaaa_aaaa);
-        bits(a) | bits(b) << 16
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (2, 2),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..2 * N)) else { return u32::MAX };
+            // SAFETY: `s` and `d` hold 64 bytes (checked just above); unaligned loads and stores.
+            let x = unsafe { [_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())] };
+            let y = array_map(
+                x,
+                #[inline(always)]
+                |v| match R {
+                    range::CLAMP if U => _mm256_min_epu16(v, _mm256_set1_epi16(i16::MAX)),
+                    range::CLAMP => _mm256_max_epi16(v, _mm256_setzero_si256()),
+                    _ => v,
+                },
+            );
+            // SAFETY: as above.
+            unsafe {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), y[0]);
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), y[1]);
+            }
+            let [a, b] = x;
+            let high = _mm256_set1_epi16(i16::MIN);
+            if R != range::ERROR || _mm256_testz_si256(_mm256_or_si256(a, b), high) != 0 {
+                return 0;
+            }
+            // One bit per lane: the movemask bit of each lane's high byte.
+            let bits = hot(
+                #[inline(always)]
+                |v: __m256i| _pext_u32(_mm256_movemask_epi8(v) as u32, 0xaaaa_aaaa),
+            );
+            bits(a) | bits(b) << 16
+        },
+    )
 }
 
 // int16/int32 (and uint16/uint32 with `U`, capped at the signed maximum first) ->
@@ -3959,91 +4602,119 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     let (lo, hi) = dir.to.format().int_bounds();
     let keep16 = _mm256_set1_epi16(0xff);
     let wrap = R == range::WRAP;
     let (sub_lo, sub_hi) = (_mm256_set1_epi8(lo as i8), _mm256_set1_epi8(hi as i8));
     let form = byte_form(dir.to.format());
     // Lanes outside [lo, hi] (only looked at without a rule).
-    let out32 = |x: __m256i| {
-        let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
-        lanes8(_mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi)))
-    };
-    let out16 = |x: __m256i| {
-        let (vlo, vhi) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(hi as i16));
-        let m = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi16(vlo, x), _mm256_cmpgt_epi16(x, vhi)));
-        _pext_u32(m as u32, 0x5555_5555)
-    };
+    let out32 = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let (vlo, vhi) = (_mm256_set1_epi32(lo as i32), _mm256_set1_epi32(hi as i32));
+            lanes8(cpu, _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi)))
+        },
+    );
+    let out16 = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let (vlo, vhi) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(hi as i16));
+            let m = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi16(vlo, x), _mm256_cmpgt_epi16(x, vhi)));
+            _pext_u32(m as u32, 0x5555_5555)
+        },
+    );
     // Whether two vectors of words (saturated from i32 where the source is wider) are all in
     // the byte target's range: `w - lo` has no bit outside the span `hi - lo`, as in `f2i_pack`.
     let (lo16, outside16) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(!((hi - lo) as i16)));
-    let clean = |a: __m256i, b: __m256i| {
-        let any = _mm256_or_si256(_mm256_sub_epi16(a, lo16), _mm256_sub_epi16(b, lo16));
-        _mm256_testz_si256(any, outside16) != 0
-    };
+    let clean = hot(
+        #[inline(always)]
+        |a: __m256i, b: __m256i| {
+            let any = _mm256_or_si256(_mm256_sub_epi16(a, lo16), _mm256_sub_epi16(b, lo16));
+            _mm256_testz_si256(any, outside16) != 0
+        },
+    );
     // Pack two vectors of 16-bit lanes to bytes, in element order.
-    let bytes = |a: __m256i, b: __m256i| {
-        let p = if SIGNED && !wrap { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) };
-        _mm256_permute4x64_epi64::<0b11_01_10_00>(p)
-    };
+    let bytes = hot(
+        #[inline(always)]
+        |a: __m256i, b: __m256i| {
+            let p = if SIGNED && !wrap { _mm256_packs_epi16(a, b) } else { _mm256_packus_epi16(a, b) };
+            _mm256_permute4x64_epi64::<0b11_01_10_00>(p)
+        },
+    );
     let n = if DS == 1 { 32 } else { 16 };
-    chunked_n(n, dir, src, dst, (SS, DS), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..SS * n), d.get_mut(..32)) else { return u32::MAX };
-        let p = s.as_ptr();
-        // SAFETY: `s` holds n * SS bytes and `d` 32 (checked just above): 64 or 128 bytes
-        // read, 32 written; unaligned loads and stores inside them.
-        unsafe {
-            let ld = |k: usize| {
-                let x = _mm256_loadu_si256(p.add(32 * k).cast());
-                // Unsigned sources: values from 2^(8 SS - 1) are out of every target's range
-                // here, as is the signed maximum they are capped to (wrap keeps the bits).
-                match (U, R, SS) {
-                    (false, _, _) | (true, range::WRAP, _) => x,
-                    (true, _, 2) => _mm256_min_epu16(x, _mm256_set1_epi16(i16::MAX)),
-                    _ => _mm256_min_epu32(x, _mm256_set1_epi32(i32::MAX)),
-                }
-            };
-            let (out, v) = match (SS, DS) {
-                (2, _) => {
-                    let (a, b) = (ld(0), ld(1));
-                    let out = if R != range::ERROR || DS == 1 && clean(a, b) { 0 } else { out16(a) | out16(b) << 16 };
-                    let (a, b) = if R == range::WRAP {
-                        (_mm256_and_si256(a, keep16), _mm256_and_si256(b, keep16))
-                    } else {
-                        (a, b)
-                    };
-                    (out, bytes(a, b))
-                }
-                (_, 1) => {
-                    let (a, b, c, e) = (ld(0), ld(1), ld(2), ld(3));
-                    if R == range::ERROR {
-                        // Tested on the saturated words (16 lanes per op), per lane only if
-                        // any is out.
-                        let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+    chunked_n(
+        n,
+        dir,
+        src,
+        dst,
+        (SS, DS),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..SS * n), d.get_mut(..32)) else { return u32::MAX };
+            let p = s.as_ptr();
+            // SAFETY: `s` holds n * SS bytes and `d` 32 (checked just above): 64 or 128 bytes
+            // read, 32 written; unaligned loads and stores inside them.
+            unsafe {
+                let ld = hot(
+                    #[inline(always)]
+                    |k: usize| {
+                        let x = _mm256_loadu_si256(p.add(32 * k).cast());
+                        // Unsigned sources: values from 2^(8 SS - 1) are out of every target's range
+                        // here, as is the signed maximum they are capped to (wrap keeps the bits).
+                        match (U, R, SS) {
+                            (false, _, _) | (true, range::WRAP, _) => x,
+                            (true, _, 2) => _mm256_min_epu16(x, _mm256_set1_epi16(i16::MAX)),
+                            _ => _mm256_min_epu32(x, _mm256_set1_epi32(i32::MAX)),
+                        }
+                    },
+                );
+                let (out, v) = match (SS, DS) {
+                    (2, _) => {
+                        let (a, b) = (ld(0), ld(1));
                         let out =
-                            if clean(ab, ce) { 0 } else { out32(a) | out32(b) << 8 | out32(c) << 16 | out32(e) << 24 };
-                        (out, bytes_of_words(ab, ce, SIGNED))
-                    } else {
-                        (0, bytes_of([a, b, c, e], SIGNED, wrap))
+                            if R != range::ERROR || DS == 1 && clean(a, b) { 0 } else { out16(a) | out16(b) << 16 };
+                        let (a, b) = if R == range::WRAP {
+                            (_mm256_and_si256(a, keep16), _mm256_and_si256(b, keep16))
+                        } else {
+                            (a, b)
+                        };
+                        (out, bytes(a, b))
                     }
-                }
-                _ => {
-                    let (a, b) = (ld(0), ld(1));
-                    let out = if R == range::ERROR { out32(a) | out32(b) << 8 } else { 0 };
-                    (out, words_of(a, b, SIGNED, wrap))
-                }
-            };
-            let v = match (SUB, R) {
-                (false, _) => v,
-                (true, range::CLAMP) => _mm256_min_epi8(_mm256_max_epi8(v, sub_lo), sub_hi),
-                (true, range::WRAP) => in_byte_form(v, form),
-                // Without a rule, in-range values are their own stored form.
-                _ => v,
-            };
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
-            out
-        }
-    })
+                    (_, 1) => {
+                        let (a, b, c, e) = (ld(0), ld(1), ld(2), ld(3));
+                        if R == range::ERROR {
+                            // Tested on the saturated words (16 lanes per op), per lane only if
+                            // any is out.
+                            let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
+                            let out = if clean(ab, ce) {
+                                0
+                            } else {
+                                out32(a) | out32(b) << 8 | out32(c) << 16 | out32(e) << 24
+                            };
+                            (out, bytes_of_words(cpu, ab, ce, SIGNED))
+                        } else {
+                            (0, bytes_of(cpu, [a, b, c, e], SIGNED, wrap))
+                        }
+                    }
+                    _ => {
+                        let (a, b) = (ld(0), ld(1));
+                        let out = if R == range::ERROR { out32(a) | out32(b) << 8 } else { 0 };
+                        (out, words_of(cpu, a, b, SIGNED, wrap))
+                    }
+                };
+                let v = match (SUB, R) {
+                    (false, _) => v,
+                    (true, range::CLAMP) => _mm256_min_epi8(_mm256_max_epi8(v, sub_lo), sub_hi),
+                    (true, range::WRAP) => in_byte_form(cpu, v, form),
+                    // Without a rule, in-range values are their own stored form.
+                    _ => v,
+                };
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), v);
+                out
+            }
+        },
+    )
 }
 
 // Integer sources whose every value is exact in the target float (8/16-bit integers to
@@ -4056,28 +4727,36 @@ fn int_to_float_exact_body<const S: u8, const D: usize>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 8;
-    chunked::<N>(dir, src, dst, (src::size(S), D), |s, d| {
-        let Some(d) = d.get_mut(..N * D) else { return u32::MAX };
-        let q = d.as_mut_ptr();
-        // SAFETY: `d` holds N * D bytes (checked just above); unaligned stores inside it.
-        unsafe {
-            if matches!(S, src::I32 | src::U32 | src::I64 | src::U64) {
-                let (a, b) = load8_pd_int::<S, false>(s);
-                _mm256_storeu_pd(q.cast(), a);
-                _mm256_storeu_pd(q.add(32).cast(), b);
-            } else {
-                let x = load8::<S>(s);
-                if D == 4 {
-                    _mm256_storeu_ps(q.cast(), x);
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (src::size(S), D),
+        #[inline(always)]
+        |s, d| {
+            let Some(d) = d.get_mut(..N * D) else { return u32::MAX };
+            let q = d.as_mut_ptr();
+            // SAFETY: `d` holds N * D bytes (checked just above); unaligned stores inside it.
+            unsafe {
+                if matches!(S, src::I32 | src::U32 | src::I64 | src::U64) {
+                    let (a, b) = load8_pd_int::<S, false>(cpu, s);
+                    _mm256_storeu_pd(q.cast(), a);
+                    _mm256_storeu_pd(q.add(32).cast(), b);
                 } else {
-                    _mm256_storeu_pd(q.cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-                    _mm256_storeu_pd(q.add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+                    let x = load8::<S>(cpu, s);
+                    if D == 4 {
+                        _mm256_storeu_ps(q.cast(), x);
+                    } else {
+                        _mm256_storeu_pd(q.cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+                        _mm256_storeu_pd(q.add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+                    }
                 }
             }
-        }
-        0
-    })
+            0
+        },
+    )
 }
 
 // int64/uint64 -> float64 towards zero, towards +-Inf or nearest-away: the magnitude's
@@ -4093,48 +4772,59 @@ fn int64_to_f64_body<const S: u8, const M: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 8;
     let exp_field = _mm256_set1_epi64x(0x7ff0_0000_0000_0000);
     let ulp_53 = _mm256_set1_epi64x(53 << 52);
-    let conv = |x: __m256i| {
-        let (neg, s, e) = int64_round::<S>(x);
-        let zero = _mm256_setzero_pd();
-        // All ones where the magnitude went up (`s` above it) or down.
-        let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
-        let went_down = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero));
-        // Subtracting an all-ones mask steps a pattern up, adding it steps one down.
-        let bits = _mm256_castpd_si256(s);
-        let bits = match M {
-            mode::TZ => _mm256_add_epi64(bits, went_up),
-            mode::TP => _mm256_sub_epi64(
-                _mm256_add_epi64(bits, _mm256_and_si256(went_up, neg)),
-                _mm256_andnot_si256(neg, went_down),
-            ),
-            mode::TN => _mm256_sub_epi64(
-                _mm256_add_epi64(bits, _mm256_andnot_si256(neg, went_up)),
-                _mm256_and_si256(went_down, neg),
-            ),
-            _ => {
-                // Half an ulp of `s`: its exponent field less 53 (a positive f64 wherever
-                // `s` can be inexact, from 2^53 on).
-                let half_ulp = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_and_si256(bits, exp_field), ulp_53));
-                _mm256_sub_epi64(bits, _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_EQ_OQ>(e, half_ulp)))
+    let conv = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let (neg, s, e) = int64_round::<S>(cpu, x);
+            let zero = _mm256_setzero_pd();
+            // All ones where the magnitude went up (`s` above it) or down.
+            let went_up = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+            let went_down = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero));
+            // Subtracting an all-ones mask steps a pattern up, adding it steps one down.
+            let bits = _mm256_castpd_si256(s);
+            let bits = match M {
+                mode::TZ => _mm256_add_epi64(bits, went_up),
+                mode::TP => _mm256_sub_epi64(
+                    _mm256_add_epi64(bits, _mm256_and_si256(went_up, neg)),
+                    _mm256_andnot_si256(neg, went_down),
+                ),
+                mode::TN => _mm256_sub_epi64(
+                    _mm256_add_epi64(bits, _mm256_andnot_si256(neg, went_up)),
+                    _mm256_and_si256(went_down, neg),
+                ),
+                _ => {
+                    // Half an ulp of `s`: its exponent field less 53 (a positive f64 wherever
+                    // `s` can be inexact, from 2^53 on).
+                    let half_ulp = _mm256_castsi256_pd(_mm256_sub_epi64(_mm256_and_si256(bits, exp_field), ulp_53));
+                    _mm256_sub_epi64(bits, _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_EQ_OQ>(e, half_ulp)))
+                }
+            };
+            _mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg))
+        },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (8, 8),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..8 * N)) else { return u32::MAX };
+            // SAFETY: `s` and `d` hold 64 bytes each (checked just above); unaligned loads and
+            // stores.
+            unsafe {
+                let (p, q) = (s.as_ptr(), d.as_mut_ptr());
+                let (x, y) = (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast()));
+                _mm256_storeu_si256(q.cast(), conv(x));
+                _mm256_storeu_si256(q.add(32).cast(), conv(y));
             }
-        };
-        _mm256_or_si256(bits, _mm256_slli_epi64::<63>(neg))
-    };
-    chunked::<N>(dir, src, dst, (8, 8), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..8 * N)) else { return u32::MAX };
-        // SAFETY: `s` and `d` hold 64 bytes each (checked just above); unaligned loads and
-        // stores.
-        unsafe {
-            let (p, q) = (s.as_ptr(), d.as_mut_ptr());
-            let (x, y) = (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast()));
-            _mm256_storeu_si256(q.cast(), conv(x));
-            _mm256_storeu_si256(q.add(32).cast(), conv(y));
-        }
-        0
-    })
+            0
+        },
+    )
 }
 
 // int64/uint64 -> bfloat16 in 64-bit lanes: the magnitude rounded to odd at 53 bits
@@ -4148,39 +4838,53 @@ fn int64_to_bf16_body<const S: u8, const M: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 16;
     // f64's exponent bias less bfloat16's, in the exponent field.
     let rebias = _mm256_set1_epi64x((1023 - 127) << 52);
     let low = _mm256_set1_epi64x((1 << 45) - 1);
-    let conv = |x: __m256i| {
-        let (neg, odd) = int64_odd::<S>(x);
-        let p = _mm256_sub_epi64(odd, rebias);
-        let inc = match M {
-            mode::NE => _mm256_add_epi64(
-                _mm256_and_si256(_mm256_srli_epi64::<45>(p), _mm256_set1_epi64x(1)),
-                _mm256_set1_epi64x((1 << 44) - 1),
-            ),
-            mode::NA => _mm256_set1_epi64x(1 << 44),
-            mode::TZ => _mm256_setzero_si256(),
-            mode::TP => _mm256_andnot_si256(neg, low),
-            _ => _mm256_and_si256(neg, low),
-        };
-        let r = _mm256_srli_epi64::<45>(_mm256_add_epi64(p, inc));
-        // Zero's rebiased pattern is garbage: it gives 0.
-        let r = _mm256_andnot_si256(_mm256_cmpeq_epi64(odd, _mm256_setzero_si256()), r);
-        _mm256_or_si256(r, _mm256_and_si256(neg, _mm256_set1_epi64x(0x8000)))
-    };
-    chunked::<N>(dir, src, dst, (8, 2), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..2 * N)) else { return u32::MAX };
-        // SAFETY: `s` holds 128 bytes and `d` 32 (checked just above); unaligned loads and a
-        // store.
-        unsafe {
-            let p = s.as_ptr();
-            let at = |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast()));
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), words_in_order([at(0), at(1), at(2), at(3)]));
-        }
-        0
-    })
+    let conv = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let (neg, odd) = int64_odd::<S>(cpu, x);
+            let p = _mm256_sub_epi64(odd, rebias);
+            let inc = match M {
+                mode::NE => _mm256_add_epi64(
+                    _mm256_and_si256(_mm256_srli_epi64::<45>(p), _mm256_set1_epi64x(1)),
+                    _mm256_set1_epi64x((1 << 44) - 1),
+                ),
+                mode::NA => _mm256_set1_epi64x(1 << 44),
+                mode::TZ => _mm256_setzero_si256(),
+                mode::TP => _mm256_andnot_si256(neg, low),
+                _ => _mm256_and_si256(neg, low),
+            };
+            let r = _mm256_srli_epi64::<45>(_mm256_add_epi64(p, inc));
+            // Zero's rebiased pattern is garbage: it gives 0.
+            let r = _mm256_andnot_si256(_mm256_cmpeq_epi64(odd, _mm256_setzero_si256()), r);
+            _mm256_or_si256(r, _mm256_and_si256(neg, _mm256_set1_epi64x(0x8000)))
+        },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (8, 2),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..2 * N)) else { return u32::MAX };
+            // SAFETY: `s` holds 128 bytes and `d` 32 (checked just above); unaligned loads and a
+            // store.
+            unsafe {
+                let p = s.as_ptr();
+                let at = hot(
+                    #[inline(always)]
+                    |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast())),
+                );
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), words_in_order(cpu, [at(0), at(1), at(2), at(3)]));
+            }
+            0
+        },
+    )
 }
 
 // int64/uint64 -> float8_e8m0fnu in 64-bit lanes: the magnitude rounded to odd at 53 bits
@@ -4196,48 +4900,65 @@ fn int64_to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 16;
     let man = _mm256_set1_epi64x((1 << 52) - 1);
     let one = _mm256_set1_epi64x(1);
     // (code, lanes below the range: zero or negative)
-    let conv = |x: __m256i| {
-        let (neg, odd) = int64_odd::<S>(x);
-        let inc = match M {
-            mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi64::<51>(odd), one),
-            mode::TP => {
-                _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(odd, man), _mm256_setzero_si256()), one)
+    let conv = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let (neg, odd) = int64_odd::<S>(cpu, x);
+            let inc = match M {
+                mode::NE | mode::NA => _mm256_and_si256(_mm256_srli_epi64::<51>(odd), one),
+                mode::TP => {
+                    _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(odd, man), _mm256_setzero_si256()), one)
+                }
+                // Positive lanes (the others are below the range): down is towards zero.
+                _ => _mm256_setzero_si256(),
+            };
+            let code =
+                _mm256_add_epi64(_mm256_srli_epi64::<52>(odd), _mm256_sub_epi64(inc, _mm256_set1_epi64x(1023 - 127)));
+            let low = _mm256_or_si256(neg, _mm256_cmpeq_epi64(odd, _mm256_setzero_si256()));
+            (_mm256_andnot_si256(low, code), low)
+        },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (8, 1),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..N)) else { return u32::MAX };
+            // SAFETY: `s` holds 128 bytes and `d` 16 (checked just above); unaligned loads and a
+            // 16-byte store.
+            unsafe {
+                let p = s.as_ptr();
+                let at = hot(
+                    #[inline(always)]
+                    |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast())),
+                );
+                let ((c0, l0), (c1, l1), (c2, l2), (c3, l3)) = (at(0), at(1), at(2), at(3));
+                // Codes below 2^8: the byte pack is exact too.
+                let words = words_in_order(cpu, [c0, c1, c2, c3]);
+                let bytes = _mm256_permute4x64_epi64::<0b00_00_10_00>(_mm256_packus_epi16(words, words));
+                _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
+                if CLAMP {
+                    return 0;
+                }
+                let any = _mm256_or_si256(_mm256_or_si256(l0, l1), _mm256_or_si256(l2, l3));
+                if _mm256_testz_si256(any, any) != 0 {
+                    return 0;
+                }
+                let m = hot(
+                    #[inline(always)]
+                    |l: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(l)) as u32,
+                );
+                m(l0) | m(l1) << 4 | m(l2) << 8 | m(l3) << 12
             }
-            // Positive lanes (the others are below the range): down is towards zero.
-            _ => _mm256_setzero_si256(),
-        };
-        let code =
-            _mm256_add_epi64(_mm256_srli_epi64::<52>(odd), _mm256_sub_epi64(inc, _mm256_set1_epi64x(1023 - 127)));
-        let low = _mm256_or_si256(neg, _mm256_cmpeq_epi64(odd, _mm256_setzero_si256()));
-        (_mm256_andnot_si256(low, code), low)
-    };
-    chunked::<N>(dir, src, dst, (8, 1), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..8 * N), d.get_mut(..N)) else { return u32::MAX };
-        // SAFETY: `s` holds 128 bytes and `d` 16 (checked just above); unaligned loads and a
-        // 16-byte store.
-        unsafe {
-            let p = s.as_ptr();
-            let at = |k: usize| conv(_mm256_loadu_si256(p.add(32 * k).cast()));
-            let ((c0, l0), (c1, l1), (c2, l2), (c3, l3)) = (at(0), at(1), at(2), at(3));
-            // Codes below 2^8: the byte pack is exact too.
-            let words = words_in_order([c0, c1, c2, c3]);
-            let bytes = _mm256_permute4x64_epi64::<0b00_00_10_00>(_mm256_packus_epi16(words, words));
-            _mm_storeu_si128(d.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
-            if CLAMP {
-                return 0;
-            }
-            let any = _mm256_or_si256(_mm256_or_si256(l0, l1), _mm256_or_si256(l2, l3));
-            if _mm256_testz_si256(any, any) != 0 {
-                return 0;
-            }
-            let m = |l: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(l)) as u32;
-            m(l0) | m(l1) << 4 | m(l2) << 8 | m(l3) << 12
-        }
-    })
+        },
+    )
 }
 
 // float8_e4m3 / float8_e5m2 / float8_e5m2fnuz -> float32 through F16C (`K`: [`f8`]): e5m2 is
@@ -4257,35 +4978,46 @@ mod f8 {
 entry!(f8_to_f32<const K: u8>, f8_to_f32_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f8_to_f32_body<const K: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let specials = SpecialBytes::of(dir.from.format());
     let (keep, scale) = (_mm256_set1_epi16(!0x4000), _mm256_set1_ps(256.0));
-    chunked::<N>(dir, src, dst, (1, 4), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..4 * N)) else { return u32::MAX };
-        // SAFETY: `s` holds 32 bytes and `d` 128 (checked just above); unaligned loads/stores.
-        unsafe {
-            let b = _mm256_loadu_si256(s.as_ptr().cast());
-            let halves = (_mm256_castsi256_si128(b), _mm256_extracti128_si256::<1>(b));
-            let mut store = |k: usize, half: __m128i| {
-                let h = match K {
-                    f8::E5M2 => _mm256_slli_epi16::<8>(_mm256_cvtepu8_epi16(half)),
-                    f8::E4M3 => _mm256_and_si256(_mm256_slli_epi16::<7>(_mm256_cvtepi8_epi16(half)), keep),
-                    _ => e5fnuz_halves::<false>(_mm256_cvtepu8_epi16(half)),
-                };
-                let mut lo = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
-                let mut hi = _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h));
-                if K == f8::E4M3 {
-                    lo = _mm256_mul_ps(lo, scale);
-                    hi = _mm256_mul_ps(hi, scale);
-                }
-                _mm256_storeu_ps(d.as_mut_ptr().add(64 * k).cast(), lo);
-                _mm256_storeu_ps(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
-            };
-            store(0, halves.0);
-            store(1, halves.1);
-            specials.find(b)
-        }
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, 4),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..4 * N)) else { return u32::MAX };
+            // SAFETY: `s` holds 32 bytes and `d` 128 (checked just above); unaligned loads/stores.
+            unsafe {
+                let b = _mm256_loadu_si256(s.as_ptr().cast());
+                let halves = (_mm256_castsi256_si128(b), _mm256_extracti128_si256::<1>(b));
+                let mut store = hot(
+                    #[inline(always)]
+                    |k: usize, half: __m128i| {
+                        let h = match K {
+                            f8::E5M2 => _mm256_slli_epi16::<8>(_mm256_cvtepu8_epi16(half)),
+                            f8::E4M3 => _mm256_and_si256(_mm256_slli_epi16::<7>(_mm256_cvtepi8_epi16(half)), keep),
+                            _ => e5fnuz_halves::<false>(cpu, _mm256_cvtepu8_epi16(half)),
+                        };
+                        let mut lo = _mm256_cvtph_ps(_mm256_castsi256_si128(h));
+                        let mut hi = _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h));
+                        if K == f8::E4M3 {
+                            lo = _mm256_mul_ps(lo, scale);
+                            hi = _mm256_mul_ps(hi, scale);
+                        }
+                        _mm256_storeu_ps(d.as_mut_ptr().add(64 * k).cast(), lo);
+                        _mm256_storeu_ps(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
+                    },
+                );
+                store(0, halves.0);
+                store(1, halves.1);
+                specials.find(b)
+            }
+        },
+    )
 }
 
 // float16 / bfloat16 / float8_e5m2fnuz -> float64: widen to f32, then to f64 (both exact).
@@ -4301,19 +5033,27 @@ fn half_to_f64_body<const S: u8, const SUB: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 8;
     let sub = Substitute::of(dir, SUB);
-    chunked::<N>(dir, src, dst, (src::size(S), 8), |s, d| {
-        let x = load8::<S>(s);
-        let x = if SUB { sub.apply(x) } else { x };
-        let Some(d) = d.get_mut(..64) else { return u32::MAX };
-        // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
-        unsafe {
-            _mm256_storeu_pd(d.as_mut_ptr().cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-            _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
-        }
-        lanes8(special_ps(x))
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (src::size(S), 8),
+        #[inline(always)]
+        |s, d| {
+            let x = load8::<S>(cpu, s);
+            let x = if SUB { sub.apply(x) } else { x };
+            let Some(d) = d.get_mut(..64) else { return u32::MAX };
+            // SAFETY: `d` holds 64 bytes (checked just above); unaligned stores.
+            unsafe {
+                _mm256_storeu_pd(d.as_mut_ptr().cast(), _mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+                _mm256_storeu_pd(d.as_mut_ptr().add(32).cast(), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+            }
+            lanes8(cpu, special_ps(cpu, x))
+        },
+    )
 }
 
 /// Integer identity: every value is itself (no scalar_map: integer keys never reach here).
@@ -4341,26 +5081,37 @@ fn identity_float_body<const Z: usize, const EXP: u64>(
         _ => _mm256_set1_epi64x(EXP as i64),
     };
     // One bit per element of the 32 bytes `x`.
-    let hit = |x: __m256i| {
-        let m = _mm256_and_si256(x, e);
-        match Z {
-            2 => _pext_u32(_mm256_movemask_epi8(_mm256_cmpeq_epi16(m, e)) as u32, 0x5555_5555),
-            4 => _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(m, e))) as u32,
-            _ => _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, e))) as u32,
-        }
-    };
-    chunked_n(n, dir, src, dst, (Z, Z), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..64), d.get_mut(..64)) else { return u32::MAX };
-        // SAFETY: `s` and `d` hold 64 bytes each (checked just above); unaligned loads and
-        // stores.
-        unsafe {
-            let a = _mm256_loadu_si256(s.as_ptr().cast());
-            let b = _mm256_loadu_si256(s.as_ptr().add(32).cast());
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
-            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
-            hit(a) | hit(b) << (32 / Z)
-        }
-    })
+    let hit = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let m = _mm256_and_si256(x, e);
+            match Z {
+                2 => _pext_u32(_mm256_movemask_epi8(_mm256_cmpeq_epi16(m, e)) as u32, 0x5555_5555),
+                4 => _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(m, e))) as u32,
+                _ => _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, e))) as u32,
+            }
+        },
+    );
+    chunked_n(
+        n,
+        dir,
+        src,
+        dst,
+        (Z, Z),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..64), d.get_mut(..64)) else { return u32::MAX };
+            // SAFETY: `s` and `d` hold 64 bytes each (checked just above); unaligned loads and
+            // stores.
+            unsafe {
+                let a = _mm256_loadu_si256(s.as_ptr().cast());
+                let b = _mm256_loadu_si256(s.as_ptr().add(32).cast());
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), a);
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), b);
+                hit(a) | hit(b) << (32 / Z)
+            }
+        },
+    )
 }
 
 // int16/uint16/int32 -> every integer target (byte sources have `byte_int`): the range rule
@@ -4374,6 +5125,7 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 16;
     let t = dir.to.format();
     let (lo, hi) = t.int_bounds();
@@ -4381,45 +5133,55 @@ fn int_to_int_body<const SS: usize, const SIGNED: bool, const DS: usize, const R
         (_mm256_set1_epi32(lo.max(i32::MIN as i128) as i32), _mm256_set1_epi32(hi.min(i32::MAX as i128) as i32));
     // Writing a byte target: its stored form (int2/int4 sign-extended, uint2/uint4 masked).
     let d_form = form_of(t);
-    let conv = |x: __m256i| {
-        let outside = _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
-        let v = if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
-        let v = in_form(v, d_form);
-        (v, if R == range::ERROR { outside } else { _mm256_setzero_si256() })
-    };
-    chunked::<N>(dir, src, dst, (SS, DS), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N * SS), d.get_mut(..N * DS)) else { return u32::MAX };
-        // SAFETY: `s` holds N * SS bytes and `d` N * DS (checked just above); unaligned
-        // loads and stores inside them.
-        unsafe {
-            let p = s.as_ptr();
-            let (x0, x1) = match (SS, SIGNED) {
-                (2, true) => (
-                    _mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast())),
-                    _mm256_cvtepi16_epi32(_mm_loadu_si128(p.add(16).cast())),
-                ),
-                (2, false) => (
-                    _mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast())),
-                    _mm256_cvtepu16_epi32(_mm_loadu_si128(p.add(16).cast())),
-                ),
-                _ => (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())),
-            };
-            let ((v0, o0), (v1, o1)) = (conv(x0), conv(x1));
-            if DS == 8 {
-                let q = d.as_mut_ptr();
-                for (k, v) in [v0, v1].into_iter().enumerate() {
-                    _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
-                    _mm256_storeu_si256(
-                        q.add(64 * k + 32).cast(),
-                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v)),
-                    );
+    let conv = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let outside = _mm256_or_si256(_mm256_cmpgt_epi32(vlo, x), _mm256_cmpgt_epi32(x, vhi));
+            let v = if R == range::CLAMP { _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi) } else { x };
+            let v = in_form(cpu, v, d_form);
+            (v, if R == range::ERROR { outside } else { _mm256_setzero_si256() })
+        },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (SS, DS),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N * SS), d.get_mut(..N * DS)) else { return u32::MAX };
+            // SAFETY: `s` holds N * SS bytes and `d` N * DS (checked just above); unaligned
+            // loads and stores inside them.
+            unsafe {
+                let p = s.as_ptr();
+                let (x0, x1) = match (SS, SIGNED) {
+                    (2, true) => (
+                        _mm256_cvtepi16_epi32(_mm_loadu_si128(p.cast())),
+                        _mm256_cvtepi16_epi32(_mm_loadu_si128(p.add(16).cast())),
+                    ),
+                    (2, false) => (
+                        _mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast())),
+                        _mm256_cvtepu16_epi32(_mm_loadu_si128(p.add(16).cast())),
+                    ),
+                    _ => (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())),
+                };
+                let ((v0, o0), (v1, o1)) = (conv(x0), conv(x1));
+                if DS == 8 {
+                    let q = d.as_mut_ptr();
+                    for (k, v) in [v0, v1].into_iter().enumerate() {
+                        _mm256_storeu_si256(q.add(64 * k).cast(), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+                        _mm256_storeu_si256(
+                            q.add(64 * k + 32).cast(),
+                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v)),
+                        );
+                    }
+                } else {
+                    store16::<DS>(cpu, d, v0, v1);
                 }
-            } else {
-                store16::<DS>(d, v0, v1);
+                lanes16(cpu, o0, o1)
             }
-            lanes16(o0, o1)
-        }
-    })
+        },
+    )
 }
 
 /// Whether the table's rule for `how` takes int8 magnitudes by absolute value.
@@ -4451,7 +5213,10 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    let Some((lut, table)) = dir.lut.as_ref().and_then(|l| Some((l, l.shuffle_rows()?))) else {
+    let Some((lut, table)) = dir.lut.as_ref().and_then(
+        #[inline(always)]
+        |l| Some((l, l.shuffle_rows()?)),
+    ) else {
         return lanes::cold(dir, src, dst, 0);
     };
     let fits = table.how == SYM && table.cold_form == C && table.fits(K);
@@ -4459,153 +5224,239 @@ fn lut_shuffle_body<const C: u8, const SYM: u8, const ABS: bool, const K: usize,
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
     }
-    let rule = lut.sign_rule().filter(|_| SYM != sym::NONE);
-    let flip = rule.map_or(0, |r| r.s);
-    let minus128 = _mm256_set1_epi8(rule.map_or(0, |r| r.minus128) as i8);
-    let cold = |i: usize| table.cold.get(i).copied().unwrap_or(true);
-    let bitmap = table_rows::<2>(|j| (0..8).fold(0u8, |b, k| b | (cold(8 * j + k) as u8) << k));
+    let rule = lut.sign_rule().filter(
+        #[inline(always)]
+        |_| SYM != sym::NONE,
+    );
+    let flip = rule.map_or(
+        0,
+        #[inline(always)]
+        |r| r.s,
+    );
+    let minus128 = _mm256_set1_epi8(rule.map_or(
+        0,
+        #[inline(always)]
+        |r| r.minus128,
+    ) as i8);
+    let cold = hot(
+        #[inline(always)]
+        |i: usize| table.cold.get(i).copied().unwrap_or(true),
+    );
+    let bitmap = table_rows::<2>(
+        #[inline(always)]
+        |j| {
+            (0..8).fold(
+                0u8,
+                #[inline(always)]
+                |b, k| b | (cold(8 * j + k) as u8) << k,
+            )
+        },
+    );
     let bit_of = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
-    let (below, equal) = table.test.map_or(([0, 0], 0), |t| (t.below, t.equal));
+    let (below, equal) = table.test.map_or(
+        ([0, 0], 0),
+        #[inline(always)]
+        |t| (t.below, t.equal),
+    );
     let (below_pos, below_neg) = (_mm256_set1_epi8(below[0]), _mm256_set1_epi8(below[0] ^ below[1]));
     let equal = _mm256_set1_epi8(equal);
     // The threshold forms: SAME, one compare; SIGNS, each sign's threshold (XOR-picked by
     // the sign) and the one byte compared for equality.
-    let by_threshold = |x: __m256i| {
-        let magnitude = _mm256_and_si256(x, _mm256_set1_epi8(0x7f));
-        let cold = if C == cold_form::SAME {
-            _mm256_cmpgt_epi8(magnitude, below_pos)
-        } else {
-            let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
-            let below = _mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg));
-            _mm256_or_si256(_mm256_cmpgt_epi8(magnitude, below), _mm256_cmpeq_epi8(x, equal))
-        };
-        _mm256_movemask_epi8(cold) as u32
-    };
+    let by_threshold = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let magnitude = _mm256_and_si256(x, _mm256_set1_epi8(0x7f));
+            let cold = if C == cold_form::SAME {
+                _mm256_cmpgt_epi8(magnitude, below_pos)
+            } else {
+                let negative = _mm256_cmpgt_epi8(_mm256_setzero_si256(), x);
+                let below = _mm256_xor_si256(below_pos, _mm256_and_si256(negative, below_neg));
+                _mm256_or_si256(_mm256_cmpgt_epi8(magnitude, below), _mm256_cmpeq_epi8(x, equal))
+            };
+            _mm256_movemask_epi8(cold) as u32
+        },
+    );
     // Where bit x of a 128-bit bitmap sits: bits 3..6 of x index its byte (in a 16-byte
     // row), bits 0..2 pick the bit.
-    let bit_at = |x: __m256i| {
-        let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(x), _mm256_set1_epi8(0x0f));
-        (idx, _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7))))
-    };
-    let by_bitmap = |x: __m256i| {
-        // Bit 7 of x picks the half.
-        let (idx, bit) = bit_at(x);
-        let byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(bitmap[0], idx), _mm256_shuffle_epi8(bitmap[1], idx), x);
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit)) as u32
-    };
+    let bit_at = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let idx = _mm256_and_si256(_mm256_srli_epi16::<3>(x), _mm256_set1_epi8(0x0f));
+            (idx, _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, _mm256_set1_epi8(7))))
+        },
+    );
+    let by_bitmap = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            // Bit 7 of x picks the half.
+            let (idx, bit) = bit_at(x);
+            let byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(bitmap[0], idx), _mm256_shuffle_epi8(bitmap[1], idx), x);
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit)) as u32
+        },
+    );
     // Per half, each row's XOR with the row before it and the index where it starts (unused
     // slots: zero rows, which add nothing).
     let zero = _mm256_setzero_si256();
-    let load = |h: usize| -> [(__m256i, __m256i); K] {
-        core::array::from_fn(|k| match (table.rows.get(h).and_then(|r| r.get(k)), table.len.get(h)) {
-            (Some((d, at)), Some(&len)) if k < len => {
-                // SAFETY: `d` holds the 16 bytes read.
-                let d = unsafe { _mm_loadu_si128(d.as_ptr().cast()) };
-                // Uncompacted, row k starts at 16 k: a constant once the fold is unrolled.
-                let at = if K == 8 { 16 * k as u8 } else { *at };
-                (_mm256_set_m128i(d, d), _mm256_set1_epi8(at as i8))
-            }
-            _ => (zero, zero),
-        })
-    };
+    let load = hot(
+        #[inline(always)]
+        |h: usize| -> [(__m256i, __m256i); K] {
+            array_fn(
+                #[inline(always)]
+                |k| match (
+                    table.rows.get(h).and_then(
+                        #[inline(always)]
+                        |r| r.get(k),
+                    ),
+                    table.len.get(h),
+                ) {
+                    (Some((d, at)), Some(&len)) if k < len => {
+                        // SAFETY: `d` holds the 16 bytes read.
+                        let d = unsafe { _mm_loadu_si128(d.as_ptr().cast()) };
+                        // Uncompacted, row k starts at 16 k: a constant once the fold is unrolled.
+                        let at = if K == 8 { 16 * k as u8 } else { *at };
+                        (_mm256_set_m128i(d, d), _mm256_set1_epi8(at as i8))
+                    }
+                    _ => (zero, zero),
+                },
+            )
+        },
+    );
     let (low, high) = (load(0), load(1));
     let sums = table.sums.unwrap_or(NibbleSums { high: [0; 16], low: [0; 16] });
-    let [sum_high] = table_rows::<1>(|i| sums.high.get(i).copied().unwrap_or(0));
-    let [sum_low] = table_rows::<1>(|i| sums.low.get(i).copied().unwrap_or(0));
+    let [sum_high] = table_rows::<1>(
+        #[inline(always)]
+        |i| sums.high.get(i).copied().unwrap_or(0),
+    );
+    let [sum_low] = table_rows::<1>(
+        #[inline(always)]
+        |i| sums.low.get(i).copied().unwrap_or(0),
+    );
     // With SUMS, the rows' lookup `t` plus the nibbles' entries: the low one by `low` (bit 7
     // clear), the high one by bits 4-7 of `x`.
-    let add_sums = |t: __m256i, low: __m256i, x: __m256i| {
-        if SUMS {
-            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), _mm256_set1_epi8(0x0f));
-            _mm256_add_epi8(_mm256_add_epi8(t, _mm256_shuffle_epi8(sum_low, low)), _mm256_shuffle_epi8(sum_high, hi))
-        } else {
-            t
-        }
-    };
+    let add_sums = hot(
+        #[inline(always)]
+        |t: __m256i, low: __m256i, x: __m256i| {
+            if SUMS {
+                let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), _mm256_set1_epi8(0x0f));
+                _mm256_add_epi8(
+                    _mm256_add_epi8(t, _mm256_shuffle_epi8(sum_low, low)),
+                    _mm256_shuffle_epi8(sum_high, hi),
+                )
+            } else {
+                t
+            }
+        },
+    );
     // Half h (bit 7 of x): its index is x, bit 7 flipped for the upper half, so that the
     // other half's lanes are negative. A row that starts at entry a looks up index - a
     // (signed, saturating): the low nibble stays, and `vpshufb` gives 0 where that is
     // negative, i.e. for the rows above the lane's row and every row of the other half; a
     // lane gets the XOR of the rows up to its own, which is its row.
-    let half = |i: __m256i, d: &[(__m256i, __m256i); K]| {
-        d.iter().fold(zero, |acc, &(row, at)| _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, at))))
-    };
+    let half = hot(
+        #[inline(always)]
+        |i: __m256i, d: &[(__m256i, __m256i); K]| {
+            d.iter().fold(
+                zero,
+                #[inline(always)]
+                |acc, &(row, at)| _mm256_xor_si256(acc, _mm256_shuffle_epi8(row, _mm256_subs_epi8(i, at))),
+            )
+        },
+    );
     // The Plus bitmap, and its side as the mask XOR-ed into the negative lanes' (all ones:
     // the positive lanes add).
     let plus = table.plus.unwrap_or(lanes::Plus { bits: [0; 16], negative: true });
-    let [plus_bits] = table_rows::<1>(|i| plus.bits.get(i).copied().unwrap_or(0));
+    let [plus_bits] = table_rows::<1>(
+        #[inline(always)]
+        |i| plus.bits.get(i).copied().unwrap_or(0),
+    );
     let plus_side = _mm256_set1_epi8(if plus.negative { 0 } else { -1 });
     // t + 1 where magnitude m's bit is set and the lane is on the side (`negative`: its mask).
-    let add_plus = |t: __m256i, m: __m256i, negative: __m256i| match PLUS {
-        plus_form::BITMAP => {
-            let (idx, bit) = bit_at(m);
-            let set = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(plus_bits, idx), bit), bit);
-            _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
-        }
-        plus_form::BIT7 => {
-            // The bit rode in bit 7 of the entry: taken out, then added on the side's lanes.
-            let set = _mm256_cmpgt_epi8(zero, t);
-            let t = _mm256_and_si256(t, _mm256_set1_epi8(0x7f));
-            _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
-        }
-        _ => t,
-    };
+    let add_plus = hot(
+        #[inline(always)]
+        |t: __m256i, m: __m256i, negative: __m256i| match PLUS {
+            plus_form::BITMAP => {
+                let (idx, bit) = bit_at(m);
+                let set = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(plus_bits, idx), bit), bit);
+                _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
+            }
+            plus_form::BIT7 => {
+                // The bit rode in bit 7 of the entry: taken out, then added on the side's lanes.
+                let set = _mm256_cmpgt_epi8(zero, t);
+                let t = _mm256_and_si256(t, _mm256_set1_epi8(0x7f));
+                _mm256_sub_epi8(t, _mm256_and_si256(set, _mm256_xor_si256(negative, plus_side)))
+            }
+            _ => t,
+        },
+    );
     // The wrapped negations' target sign bit (their `flip` is the target's mask).
     let sign_bit = _mm256_set1_epi8(((flip >> 1) + 1) as i8);
     let flip = _mm256_set1_epi8(flip as i8);
-    let pick = |x: __m256i| {
-        let negative = _mm256_cmpgt_epi8(zero, x);
-        // (t ^ -1) - -1 = -t on the negative lanes.
-        let negate = |t: __m256i| _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative);
-        let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
-        let t = add_plus(add_sums(half(magnitude, &low), magnitude, magnitude), magnitude, negative);
-        let v = match SYM {
-            sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
-            sym::XOR_NZ => {
-                let flip = _mm256_andnot_si256(_mm256_cmpeq_epi8(t, zero), _mm256_and_si256(negative, flip));
-                _mm256_xor_si256(t, flip)
+    let pick = hot(
+        #[inline(always)]
+        |x: __m256i| {
+            let negative = _mm256_cmpgt_epi8(zero, x);
+            // (t ^ -1) - -1 = -t on the negative lanes.
+            let negate = hot(
+                #[inline(always)]
+                |t: __m256i| _mm256_sub_epi8(_mm256_xor_si256(t, negative), negative),
+            );
+            let magnitude = if ABS { _mm256_abs_epi8(x) } else { _mm256_and_si256(x, _mm256_set1_epi8(0x7f)) };
+            let t = add_plus(add_sums(half(magnitude, &low), magnitude, magnitude), magnitude, negative);
+            let v = match SYM {
+                sym::XOR => _mm256_xor_si256(t, _mm256_and_si256(negative, flip)),
+                sym::XOR_NZ => {
+                    let flip = _mm256_andnot_si256(_mm256_cmpeq_epi8(t, zero), _mm256_and_si256(negative, flip));
+                    _mm256_xor_si256(t, flip)
+                }
+                sym::NEG => negate(t),
+                // Negated on the negative lanes, then wrapped to the target's bits on all (a
+                // positive lane's entry is already in range) and, signed, sign-extended.
+                sym::NEG_WRAP_U => _mm256_and_si256(negate(t), flip),
+                sym::NEG_WRAP_S => {
+                    let n = _mm256_and_si256(negate(t), flip);
+                    _mm256_sub_epi8(_mm256_xor_si256(n, sign_bit), sign_bit)
+                }
+                sym::ZERO => _mm256_andnot_si256(negative, t),
+                _ => {
+                    let t = _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high));
+                    // Bit 7 indexes the high entry, not the low one.
+                    add_sums(t, _mm256_and_si256(x, _mm256_set1_epi8(0x7f)), x)
+                }
+            };
+            if ABS && SYM != sym::NONE {
+                // -128 looked up nothing (t = 0): XOR in what makes its entry.
+                _mm256_xor_si256(v, _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(-128)), minus128))
+            } else {
+                v
             }
-            sym::NEG => negate(t),
-            // Negated on the negative lanes, then wrapped to the target's bits on all (a
-            // positive lane's entry is already in range) and, signed, sign-extended.
-            sym::NEG_WRAP_U => _mm256_and_si256(negate(t), flip),
-            sym::NEG_WRAP_S => {
-                let n = _mm256_and_si256(negate(t), flip);
-                _mm256_sub_epi8(_mm256_xor_si256(n, sign_bit), sign_bit)
-            }
-            sym::ZERO => _mm256_andnot_si256(negative, t),
-            _ => {
-                let t = _mm256_xor_si256(half(x, &low), half(_mm256_xor_si256(x, _mm256_set1_epi8(-128)), &high));
-                // Bit 7 indexes the high entry, not the low one.
-                add_sums(t, _mm256_and_si256(x, _mm256_set1_epi8(0x7f)), x)
-            }
-        };
-        if ABS && SYM != sym::NONE {
-            // -128 looked up nothing (t = 0): XOR in what makes its entry.
-            _mm256_xor_si256(v, _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(-128)), minus128))
-        } else {
-            v
-        }
-    };
+        },
+    );
     const N: usize = 32;
-    chunked::<N>(dir, src, dst, (1, 1), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N)) else { return u32::MAX };
-        // SAFETY: `s` and `d` hold 32 bytes (checked just above); unaligned load and store.
-        let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        let v = pick(x);
-        // (Flagged, the lanes with bit 7 set are the cold ones: the reference rewrites them,
-        // or they lie past an error, where the output is unspecified.)
-        // SAFETY: as above.
-        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
-        match C {
-            cold_form::NONE => 0,
-            cold_form::FLAG => _mm256_movemask_epi8(v) as u32,
-            cold_form::BITMAP => by_bitmap(x),
-            _ => by_threshold(x),
-        }
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, 1),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N)) else { return u32::MAX };
+            // SAFETY: `s` and `d` hold 32 bytes (checked just above); unaligned load and store.
+            let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+            let v = pick(x);
+            // (Flagged, the lanes with bit 7 set are the cold ones: the reference rewrites them,
+            // or they lie past an error, where the output is unspecified.)
+            // SAFETY: as above.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
+            match C {
+                cold_form::NONE => 0,
+                cold_form::FLAG => _mm256_movemask_epi8(v) as u32,
+                cold_form::BITMAP => by_bitmap(x),
+                _ => by_threshold(x),
+            }
+        },
+    )
 }
 
 // 8-bit float sources -> float16/bfloat16 where the table is arithmetic ([`Affine16`], found
@@ -4622,7 +5473,12 @@ fn affine16_body<const SH: i32, const SMALL: u8, const C: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    let Some(a) = dir.lut.as_ref().and_then(|l| l.affine16()) else { return lanes::cold(dir, src, dst, 0) };
+    let Some(a) = dir.lut.as_ref().and_then(
+        #[inline(always)]
+        |l| l.affine16(),
+    ) else {
+        return lanes::cold(dir, src, dst, 0);
+    };
     if a.shift as i32 != SH || small_form(a.small) != SMALL || a.cold != C {
         // Not the kernel `select` picked for this table.
         return lanes::cold(dir, src, dst, 0);
@@ -4630,49 +5486,63 @@ fn affine16_body<const SH: i32, const SMALL: u8, const C: u8>(
     let mag = _mm256_set1_epi16(if a.signed { 0x7f } else { 0xff });
     let sign = _mm256_set1_epi16(if a.signed { i16::MIN } else { 0 });
     let offset = _mm256_set1_epi16(a.offset as i16);
-    let [table, high] = table_rows::<2>(|i| match i {
-        0..16 => a.table.get(i).copied().unwrap_or(0),
-        _ => a.high.get(i - 16).copied().unwrap_or(0),
-    });
+    let [table, high] = table_rows::<2>(
+        #[inline(always)]
+        |i| match i {
+            0..16 => a.table.get(i).copied().unwrap_or(0),
+            _ => a.high.get(i - 16).copied().unwrap_or(0),
+        },
+    );
     let small = _mm256_set1_epi16(i16::from(a.small));
     let (top, equal) = (_mm256_set1_epi8(a.top as i8), _mm256_set1_epi8(a.equal as i8));
     // A constant count: the shift compiles to its immediate form.
     let count = _mm_cvtsi32_si128(SH);
-    let conv = |w: __m256i| {
-        let m = _mm256_and_si256(w, mag);
-        let mut v = _mm256_add_epi16(_mm256_sll_epi16(m, count), offset);
-        if SMALL > 0 {
-            let i = _mm256_and_si256(w, _mm256_set1_epi16(0x0f0f));
-            let mut t = _mm256_shuffle_epi8(table, i);
-            if SMALL == 2 {
-                // The high bytes from their own table (at (x ^ 8) & 15 = m ^ 8).
-                t = _mm256_blendv_epi8(_mm256_shuffle_epi8(high, i), t, _mm256_set1_epi16(0x00ff));
+    let conv = hot(
+        #[inline(always)]
+        |w: __m256i| {
+            let m = _mm256_and_si256(w, mag);
+            let mut v = _mm256_add_epi16(_mm256_sll_epi16(m, count), offset);
+            if SMALL > 0 {
+                let i = _mm256_and_si256(w, _mm256_set1_epi16(0x0f0f));
+                let mut t = _mm256_shuffle_epi8(table, i);
+                if SMALL == 2 {
+                    // The high bytes from their own table (at (x ^ 8) & 15 = m ^ 8).
+                    t = _mm256_blendv_epi8(_mm256_shuffle_epi8(high, i), t, _mm256_set1_epi16(0x00ff));
+                }
+                v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi16(small, m));
             }
-            v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi16(small, m));
-        }
-        _mm256_or_si256(v, _mm256_and_si256(w, sign))
-    };
+            _mm256_or_si256(v, _mm256_and_si256(w, sign))
+        },
+    );
     const N: usize = 32;
-    chunked_halves::<N>(dir, src, dst, (1, 2), 2, |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..2 * N)) else { return u32::MAX };
-        // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
-        let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-        // 64-bit blocks 0, 2, 1, 3: the in-lane unpacks then give elements 0..16 and 16..32.
-        let p = _mm256_permute4x64_epi64::<0b11_01_10_00>(x);
-        let y = _mm256_xor_si256(p, _mm256_set1_epi8(8));
-        // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(d.as_mut_ptr().cast(), conv(_mm256_unpacklo_epi8(p, y)));
-            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), conv(_mm256_unpackhi_epi8(p, y)));
-        }
-        // The cold bytes, tested on the bytes as loaded (in element order).
-        let cold = match C {
-            affine_cold::ABOVE => _mm256_cmpgt_epi8(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), top),
-            affine_cold::EQUAL => _mm256_cmpeq_epi8(x, equal),
-            _ => return 0,
-        };
-        _mm256_movemask_epi8(cold) as u32
-    })
+    chunked_halves::<N>(
+        dir,
+        src,
+        dst,
+        (1, 2),
+        2,
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..2 * N)) else { return u32::MAX };
+            // SAFETY: `s` holds 32 bytes (checked just above); an unaligned load.
+            let x = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+            // 64-bit blocks 0, 2, 1, 3: the in-lane unpacks then give elements 0..16 and 16..32.
+            let p = _mm256_permute4x64_epi64::<0b11_01_10_00>(x);
+            let y = _mm256_xor_si256(p, _mm256_set1_epi8(8));
+            // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
+            unsafe {
+                _mm256_storeu_si256(d.as_mut_ptr().cast(), conv(_mm256_unpacklo_epi8(p, y)));
+                _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), conv(_mm256_unpackhi_epi8(p, y)));
+            }
+            // The cold bytes, tested on the bytes as loaded (in element order).
+            let cold = match C {
+                affine_cold::ABOVE => _mm256_cmpgt_epi8(_mm256_and_si256(x, _mm256_set1_epi8(0x7f)), top),
+                affine_cold::EQUAL => _mm256_cmpeq_epi8(x, equal),
+                _ => return 0,
+            };
+            _mm256_movemask_epi8(cold) as u32
+        },
+    )
 }
 
 // Sources of 8 bits or less, any target: the table's entries gathered 8 lanes at a time,
@@ -4680,76 +5550,94 @@ fn affine16_body<const SH: i32, const SMALL: u8, const C: u8>(
 entry!(lut_gather<const D: usize>, lut_gather_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn lut_gather_body<const D: usize>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
     let (values, fails) = (lut.values(), lut.fail_words());
     const N: usize = 16;
-    chunked::<N>(dir, src, dst, (1, D), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * D)) else { return u32::MAX };
-        // SAFETY: `s` holds 16 bytes and `d` 16 * D (checked just above). Every index is a
-        // byte (0..=255) and both tables have 256 entries: the gathers read the low 4 bytes
-        // (x86_64 is little-endian) or all 8 of a u64 entry, or one u32 word, in bounds.
-        unsafe {
-            let i0 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().cast()));
-            let i1 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().add(8).cast()));
-            if D == 8 {
-                let base = values.as_ptr().cast::<i64>();
-                for (k, idx) in [i0, i1].into_iter().enumerate() {
-                    let lo = _mm256_i32gather_epi64::<8>(base, _mm256_castsi256_si128(idx));
-                    let hi = _mm256_i32gather_epi64::<8>(base, _mm256_extracti128_si256::<1>(idx));
-                    _mm256_storeu_si256(d.as_mut_ptr().add(64 * k).cast(), lo);
-                    _mm256_storeu_si256(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, D),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..N), d.get_mut(..N * D)) else { return u32::MAX };
+            // SAFETY: `s` holds 16 bytes and `d` 16 * D (checked just above). Every index is a
+            // byte (0..=255) and both tables have 256 entries: the gathers read the low 4 bytes
+            // (x86_64 is little-endian) or all 8 of a u64 entry, or one u32 word, in bounds.
+            unsafe {
+                let i0 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().cast()));
+                let i1 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(s.as_ptr().add(8).cast()));
+                if D == 8 {
+                    let base = values.as_ptr().cast::<i64>();
+                    for (k, idx) in [i0, i1].into_iter().enumerate() {
+                        let lo = _mm256_i32gather_epi64::<8>(base, _mm256_castsi256_si128(idx));
+                        let hi = _mm256_i32gather_epi64::<8>(base, _mm256_extracti128_si256::<1>(idx));
+                        _mm256_storeu_si256(d.as_mut_ptr().add(64 * k).cast(), lo);
+                        _mm256_storeu_si256(d.as_mut_ptr().add(64 * k + 32).cast(), hi);
+                    }
+                } else if D <= 2 {
+                    // One gather gives the value and, in bit 31, whether the byte fails.
+                    let base = lut.tagged().as_ptr().cast::<i32>();
+                    let (a, b) = (_mm256_i32gather_epi32::<4>(base, i0), _mm256_i32gather_epi32::<4>(base, i1));
+                    store16::<D>(cpu, d, a, b);
+                    return if lut.any_fail() { lanes16(cpu, a, b) } else { 0 };
+                } else {
+                    let base = values.as_ptr().cast::<i32>();
+                    store16::<D>(cpu, d, _mm256_i32gather_epi32::<8>(base, i0), _mm256_i32gather_epi32::<8>(base, i1));
                 }
-            } else if D <= 2 {
-                // One gather gives the value and, in bit 31, whether the byte fails.
-                let base = lut.tagged().as_ptr().cast::<i32>();
-                let (a, b) = (_mm256_i32gather_epi32::<4>(base, i0), _mm256_i32gather_epi32::<4>(base, i1));
-                store16::<D>(d, a, b);
-                return if lut.any_fail() { lanes16(a, b) } else { 0 };
-            } else {
-                let base = values.as_ptr().cast::<i32>();
-                store16::<D>(d, _mm256_i32gather_epi32::<8>(base, i0), _mm256_i32gather_epi32::<8>(base, i1));
+                if lut.any_fail() {
+                    let f = fails.as_ptr().cast::<i32>();
+                    lanes16(cpu, _mm256_i32gather_epi32::<4>(f, i0), _mm256_i32gather_epi32::<4>(f, i1))
+                } else {
+                    0
+                }
             }
-            if lut.any_fail() {
-                let f = fails.as_ptr().cast::<i32>();
-                lanes16(_mm256_i32gather_epi32::<4>(f, i0), _mm256_i32gather_epi32::<4>(f, i1))
-            } else {
-                0
-            }
-        }
-    })
+        },
+    )
 }
 
 /// `ROWS` table rows of 16 bytes, each in both 128-bit halves: row `r` holds
 /// `entry(16 r + i)` at byte `i`.
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn table_rows<const ROWS: usize>(entry: impl Fn(usize) -> u8) -> [__m256i; ROWS] {
-    core::array::from_fn(|r| {
-        let b: [u8; 16] = core::array::from_fn(|i| entry(16 * r + i));
-        // SAFETY: `b` holds the 16 bytes read.
-        let h = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-        _mm256_set_m128i(h, h)
-    })
+    array_fn(
+        #[inline(always)]
+        |r| {
+            let b: [u8; 16] = array_fn(
+                #[inline(always)]
+                |i| entry(16 * r + i),
+            );
+            // SAFETY: `b` holds the 16 bytes read.
+            let h = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+            _mm256_set_m128i(h, h)
+        },
+    )
 }
 
 /// Look up 32 indices `i` (each below `16 * ROWS`, ROWS 1, 2 or 4) in [`table_rows`]: every
 /// row by the low nibble (`vpshufb`), then byte blends on bit 4, then bit 5, pick the row.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn look_up<const ROWS: usize>(t: &[__m256i; ROWS], i: __m256i) -> __m256i {
-    let mut v = [_mm256_setzero_si256(); 4];
-    for (o, r) in v.iter_mut().zip(t) {
-        *o = _mm256_shuffle_epi8(*r, i);
-    }
-    // Bit 4, then bit 5, of each byte moved to its bit 7, the one `vpblendvb` reads.
-    let [a, b, c, e] = v;
-    match ROWS {
-        1 => a,
-        2 => _mm256_blendv_epi8(a, b, _mm256_slli_epi16::<3>(i)),
-        _ => {
-            let bit4 = _mm256_slli_epi16::<3>(i);
-            let low = _mm256_blendv_epi8(a, b, bit4);
-            let high = _mm256_blendv_epi8(c, e, bit4);
-            _mm256_blendv_epi8(low, high, _mm256_slli_epi16::<2>(i))
+#[inline(always)]
+fn look_up<const ROWS: usize>(_cpu: Avx2, t: &[__m256i; ROWS], i: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let mut v = [_mm256_setzero_si256(); 4];
+        for k in 0..ROWS {
+            if let (Some(o), Some(&r)) = (v.get_mut(k), t.get(k)) {
+                *o = _mm256_shuffle_epi8(r, i);
+            }
+        }
+        // Bit 4, then bit 5, of each byte moved to its bit 7, the one `vpblendvb` reads.
+        let [a, b, c, e] = v;
+        match ROWS {
+            1 => a,
+            2 => _mm256_blendv_epi8(a, b, _mm256_slli_epi16::<3>(i)),
+            _ => {
+                let bit4 = _mm256_slli_epi16::<3>(i);
+                let low = _mm256_blendv_epi8(a, b, bit4);
+                let high = _mm256_blendv_epi8(c, e, bit4);
+                _mm256_blendv_epi8(low, high, _mm256_slli_epi16::<2>(i))
+            }
         }
     }
 }
@@ -4757,73 +5645,75 @@ fn look_up<const ROWS: usize>(t: &[__m256i; ROWS], i: __m256i) -> __m256i {
 /// Store 32 elements of `D` bytes given as `D` byte planes (plane `p`: byte `p` of each
 /// element, elements in order), interleaved by byte, word and dword unpacks; the unpacks
 /// work within 128-bit halves, so each output vector takes one half of two of them.
-#[target_feature(enable = "avx2,fma,f16c,bmi2")]
-#[inline]
-fn store_planes<const D: usize>(d: &mut [u8], p: &[__m256i; D]) {
-    let Some(d) = d.get_mut(..32 * D) else { return };
-    let z = _mm256_setzero_si256();
-    let at = |k: usize| p.get(k).copied().unwrap_or(z);
-    // Element k of the outputs below, per 128-bit half: lo8 = [0..8 | 16..24], hi8 =
-    // [8..16 | 24..32] as byte pairs.
-    let pairs = |a: __m256i, b: __m256i| (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b));
-    // Four planes as dwords: [0..4 | 16..20], [4..8 | 20..24], [8..12 | 24..28], [12..16 | 28..32].
-    let quads = |base: usize| {
-        let (a_lo, a_hi) = pairs(at(base), at(base + 1));
-        let (b_lo, b_hi) = pairs(at(base + 2), at(base + 3));
-        [
-            _mm256_unpacklo_epi16(a_lo, b_lo),
-            _mm256_unpackhi_epi16(a_lo, b_lo),
-            _mm256_unpacklo_epi16(a_hi, b_hi),
-            _mm256_unpackhi_epi16(a_hi, b_hi),
-        ]
-    };
-    let mut out = [z; 8];
-    match D {
-        1 => out = [at(0), z, z, z, z, z, z, z],
-        2 => {
-            let (lo, hi) = pairs(at(0), at(1));
-            out = [
-                _mm256_permute2x128_si256::<0x20>(lo, hi),
-                _mm256_permute2x128_si256::<0x31>(lo, hi),
-                z,
-                z,
-                z,
-                z,
-                z,
-                z,
-            ];
-        }
-        4 => {
-            let [q0, q1, q2, q3] = quads(0);
-            out = [
-                _mm256_permute2x128_si256::<0x20>(q0, q1),
-                _mm256_permute2x128_si256::<0x20>(q2, q3),
-                _mm256_permute2x128_si256::<0x31>(q0, q1),
-                _mm256_permute2x128_si256::<0x31>(q2, q3),
-                z,
-                z,
-                z,
-                z,
-            ];
-        }
-        _ => {
-            // Low and high dwords of each element, then qwords: quad k, unpacked with its
-            // high dwords, gives [4k, 4k+1 | 16+4k, 17+4k] and [4k+2, 4k+3 | 18+4k, 19+4k].
-            let (lo, hi) = (quads(0), quads(4));
-            for (k, (&l, &h)) in lo.iter().zip(hi.iter()).enumerate() {
-                let (a, b) = (_mm256_unpacklo_epi32(l, h), _mm256_unpackhi_epi32(l, h));
-                if let Some(o) = out.get_mut(k) {
-                    *o = _mm256_permute2x128_si256::<0x20>(a, b);
+#[inline(always)]
+fn store_planes<const D: usize>(_cpu: Avx2, d: &mut [u8], p: &[__m256i; D]) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let Some(d) = d.get_mut(..32 * D) else { return };
+        let z = _mm256_setzero_si256();
+        let at = hot(
+            #[inline(always)]
+            |k: usize| match p.get(k) {
+                Some(&v) => v,
+                None => z,
+            },
+        );
+        // Element k of the outputs below, per 128-bit half: lo8 = [0..8 | 16..24], hi8 =
+        // [8..16 | 24..32] as byte pairs.
+        let pairs = hot(
+            #[inline(always)]
+            |a: __m256i, b: __m256i| (_mm256_unpacklo_epi8(a, b), _mm256_unpackhi_epi8(a, b)),
+        );
+        // Four planes as dwords: [0..4 | 16..20], [4..8 | 20..24], [8..12 | 24..28], [12..16 | 28..32].
+        let quads = hot(
+            #[inline(always)]
+            |base: usize| {
+                let (a_lo, a_hi) = pairs(at(base), at(base + 1));
+                let (b_lo, b_hi) = pairs(at(base + 2), at(base + 3));
+                [
+                    _mm256_unpacklo_epi16(a_lo, b_lo),
+                    _mm256_unpackhi_epi16(a_lo, b_lo),
+                    _mm256_unpacklo_epi16(a_hi, b_hi),
+                    _mm256_unpackhi_epi16(a_hi, b_hi),
+                ]
+            },
+        );
+        // Each output vector stored as it is made (no array of them: a build for size copies
+        // such an array with `memcpy`). `d` holds 32 * D bytes (checked above).
+        let mut put = hot(
+            #[inline(always)]
+            |k: usize, v: __m256i| {
+                if k < D {
+                    _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), v);
                 }
-                if let Some(o) = out.get_mut(4 + k) {
-                    *o = _mm256_permute2x128_si256::<0x31>(a, b);
+            },
+        );
+        match D {
+            1 => put(0, at(0)),
+            2 => {
+                let (lo, hi) = pairs(at(0), at(1));
+                put(0, _mm256_permute2x128_si256::<0x20>(lo, hi));
+                put(1, _mm256_permute2x128_si256::<0x31>(lo, hi));
+            }
+            4 => {
+                let [q0, q1, q2, q3] = quads(0);
+                put(0, _mm256_permute2x128_si256::<0x20>(q0, q1));
+                put(1, _mm256_permute2x128_si256::<0x20>(q2, q3));
+                put(2, _mm256_permute2x128_si256::<0x31>(q0, q1));
+                put(3, _mm256_permute2x128_si256::<0x31>(q2, q3));
+            }
+            _ => {
+                // Low and high dwords of each element, then qwords: quad k, unpacked with its
+                // high dwords, gives [4k, 4k+1 | 16+4k, 17+4k] and [4k+2, 4k+3 | 18+4k, 19+4k].
+                let (lo, hi) = (quads(0), quads(4));
+                for k in 0..4 {
+                    let (Some(&l), Some(&h)) = (lo.get(k), hi.get(k)) else { continue };
+                    let (a, b) = (_mm256_unpacklo_epi32(l, h), _mm256_unpackhi_epi32(l, h));
+                    put(k, _mm256_permute2x128_si256::<0x20>(a, b));
+                    put(4 + k, _mm256_permute2x128_si256::<0x31>(a, b));
                 }
             }
         }
-    }
-    for (c, v) in d.chunks_exact_mut(32).zip(out) {
-        // SAFETY: `c` is 32 bytes of `d`; unaligned store.
-        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), v) };
     }
 }
 
@@ -4842,30 +5732,61 @@ fn lut_planes_body<const ROWS: usize, const D: usize, const F: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
     if !planes_fail::fits(lut, F) {
         // Not a kernel that finds this table's failing bytes.
         return lanes::cold(dir, src, dst, 0);
     }
-    let flag = |p: usize, i: usize| if F == planes_fail::FLAG && p == 0 { lut.fail_byte(i) & 0x80 } else { 0 };
-    let planes: [[__m256i; ROWS]; D] = core::array::from_fn(|p| table_rows(|i| lut.plane_byte(p, i) | flag(p, i)));
+    let flag = hot(
+        #[inline(always)]
+        |p: usize, i: usize| if F == planes_fail::FLAG && p == 0 { lut.fail_byte(i) & 0x80 } else { 0 },
+    );
+    let planes: [[__m256i; ROWS]; D] = array_fn(
+        #[inline(always)]
+        |p| {
+            table_rows(
+                #[inline(always)]
+                |i| lut.plane_byte(p, i) | flag(p, i),
+            )
+        },
+    );
     // (Only the LOOKUP form reads the plane of fails.)
-    let fails: [__m256i; ROWS] =
-        if F == planes_fail::LOOKUP { table_rows(|i| lut.fail_byte(i)) } else { [_mm256_setzero_si256(); ROWS] };
+    let fails: [__m256i; ROWS] = if F == planes_fail::LOOKUP {
+        table_rows(
+            #[inline(always)]
+            |i| lut.fail_byte(i),
+        )
+    } else {
+        [_mm256_setzero_si256(); ROWS]
+    };
     let index = _mm256_set1_epi8((16 * ROWS - 1) as i8);
     const N: usize = 32;
-    chunked::<N>(dir, src, dst, (1, D), |s, d| {
-        let Some(s) = s.get(..N) else { return u32::MAX };
-        // SAFETY: `s` holds 32 bytes (checked just above); unaligned load.
-        let i = _mm256_and_si256(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, index);
-        let v: [__m256i; D] = core::array::from_fn(|p| planes.get(p).map_or(i, |t| look_up(t, i)));
-        store_planes::<D>(d, &v);
-        match F {
-            planes_fail::LOOKUP => _mm256_movemask_epi8(look_up(&fails, i)) as u32,
-            planes_fail::FLAG => v.first().map_or(u32::MAX, |&low| _mm256_movemask_epi8(low) as u32),
-            _ => 0,
-        }
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (1, D),
+        #[inline(always)]
+        |s, d| {
+            let Some(s) = s.get(..N) else { return u32::MAX };
+            // SAFETY: `s` holds 32 bytes (checked just above); unaligned load.
+            let i = _mm256_and_si256(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }, index);
+            let v: [__m256i; D] = array_fn(
+                #[inline(always)]
+                |p| match planes.get(p) {
+                    Some(t) => look_up(cpu, t, i),
+                    None => i,
+                },
+            );
+            store_planes::<D>(cpu, d, &v);
+            match F {
+                planes_fail::LOOKUP => _mm256_movemask_epi8(look_up(cpu, &fails, i)) as u32,
+                planes_fail::FLAG => _mm256_movemask_epi8(v[0]) as u32,
+                _ => 0,
+            }
+        },
+    )
 }
 
 // int32 / uint32 -> float32 in rounding `M`: nearest-even by the conversion's own rounding
@@ -4884,53 +5805,63 @@ fn int32_to_f32_body<const U32: bool, const M: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(1));
-    chunked::<N>(dir, src, dst, (4, 4), |s, d| {
-        for (i, o) in s.chunks_exact(32).zip(d.chunks_exact_mut(32)) {
-            // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
-            let x = unsafe { _mm256_loadu_si256(i.as_ptr().cast()) };
-            let (f, e) = if U32 {
-                let (f, e) = u32_round(x);
-                (f, _mm256_cvtps_epi32(e))
-            } else {
-                let f = _mm256_cvtepi32_ps(x);
-                (f, _mm256_sub_epi32(x, _mm256_cvttps_epi32(f)))
-            };
-            let bits = _mm256_castps_si256(f);
-            // All ones where negative; +-1 is one pattern away from zero.
-            let sgn = if U32 { zero } else { _mm256_srai_epi32::<31>(bits) };
-            let bits = match M {
-                mode::NE => bits,
-                // Where the magnitude went up (`e * sign(x) < 0`): one pattern down.
-                mode::TZ => {
-                    _mm256_add_epi32(bits, _mm256_cmpgt_epi32(zero, _mm256_sub_epi32(_mm256_xor_si256(e, sgn), sgn)))
-                }
-                // Where f < x: one value up; where f > x: one value down.
-                mode::TP => {
-                    _mm256_add_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_or_si256(sgn, one)))
-                }
-                mode::TN => {
-                    _mm256_sub_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(zero, e), _mm256_or_si256(sgn, one)))
-                }
-                _ => {
-                    // Half an ulp of f's binade, 2^(E - 151) for an exponent field E >= 151
-                    // (below that every lane is exact, e = 0, and the count's wrap keeps
-                    // the half nonzero); the sign bit above the field drops out of the count.
-                    let count = _mm256_and_si256(
-                        _mm256_sub_epi32(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(151)),
-                        _mm256_set1_epi32(31),
-                    );
-                    let half = _mm256_sllv_epi32(one, count);
-                    let toward_zero = _mm256_sub_epi32(_mm256_xor_si256(half, sgn), sgn);
-                    _mm256_sub_epi32(bits, _mm256_cmpeq_epi32(e, toward_zero))
-                }
-            };
-            // SAFETY: as above.
-            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), bits) };
-        }
-        0
-    })
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (4, 4),
+        #[inline(always)]
+        |s, d| {
+            for k in 0..N / 8 {
+                let (Some(i), Some(o)) = (s.get(32 * k..32 * k + 32), d.get_mut(32 * k..32 * k + 32)) else { break };
+                // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
+                let x = unsafe { _mm256_loadu_si256(i.as_ptr().cast()) };
+                let (f, e) = if U32 {
+                    let (f, e) = u32_round(cpu, x);
+                    (f, _mm256_cvtps_epi32(e))
+                } else {
+                    let f = _mm256_cvtepi32_ps(x);
+                    (f, _mm256_sub_epi32(x, _mm256_cvttps_epi32(f)))
+                };
+                let bits = _mm256_castps_si256(f);
+                // All ones where negative; +-1 is one pattern away from zero.
+                let sgn = if U32 { zero } else { _mm256_srai_epi32::<31>(bits) };
+                let bits = match M {
+                    mode::NE => bits,
+                    // Where the magnitude went up (`e * sign(x) < 0`): one pattern down.
+                    mode::TZ => _mm256_add_epi32(
+                        bits,
+                        _mm256_cmpgt_epi32(zero, _mm256_sub_epi32(_mm256_xor_si256(e, sgn), sgn)),
+                    ),
+                    // Where f < x: one value up; where f > x: one value down.
+                    mode::TP => {
+                        _mm256_add_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_or_si256(sgn, one)))
+                    }
+                    mode::TN => {
+                        _mm256_sub_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(zero, e), _mm256_or_si256(sgn, one)))
+                    }
+                    _ => {
+                        // Half an ulp of f's binade, 2^(E - 151) for an exponent field E >= 151
+                        // (below that every lane is exact, e = 0, and the count's wrap keeps
+                        // the half nonzero); the sign bit above the field drops out of the count.
+                        let count = _mm256_and_si256(
+                            _mm256_sub_epi32(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(151)),
+                            _mm256_set1_epi32(31),
+                        );
+                        let half = _mm256_sllv_epi32(one, count);
+                        let toward_zero = _mm256_sub_epi32(_mm256_xor_si256(half, sgn), sgn);
+                        _mm256_sub_epi32(bits, _mm256_cmpeq_epi32(e, toward_zero))
+                    }
+                };
+                // SAFETY: as above.
+                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), bits) };
+            }
+            0
+        },
+    )
 }
 
 #[cfg(test)]
@@ -5085,8 +6016,7 @@ mod tests {
                 let mut mini = unsafe { Mini::of(f) };
                 mini.top = top;
                 for (k, chunk) in codes.chunks(32).enumerate() {
-                    // SAFETY: as above.
-                    let lanes = unsafe { mini.decode32(chunk) };
+                    let lanes = mini.decode32(chunk);
                     let mut got = [0f32; 32];
                     for (j, x) in lanes.into_iter().enumerate() {
                         // SAFETY: `got` holds 32 f32s; lane group j is elements 8j..8j+8.

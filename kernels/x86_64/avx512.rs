@@ -21,9 +21,24 @@
 use crate::dtype::{DataType, Format, Kind};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code};
-use crate::kernels::{dispatch, KernelFn};
+use crate::kernels::{array_fn, dispatch, hot, KernelFn};
 use crate::plan::Direction;
 use core::arch::x86_64::*;
+
+/// Proof that the CPU runs this tier's instructions (AVX-512 F, BW, VL, VBMI, DQ), as the
+/// AVX2 tier's `Avx2` is for that tier: made without `unsafe` only where the caller is
+/// compiled with those features, and taken by the `#[inline(always)]` helpers.
+#[derive(Clone, Copy)]
+struct Avx512(());
+
+impl Avx512 {
+    /// The proof, where the caller's own target features include this tier's.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
+    #[inline]
+    fn new() -> Avx512 {
+        Avx512(())
+    }
+}
 
 /// Source codes of [`to_byte_float`]: float16 and bfloat16 are read as they are; the others
 /// become f32 lanes ([`f32_bits`]), then bfloat16 rounded to odd.
@@ -216,23 +231,31 @@ fn table_kernel(dir: &Direction) -> Option<KernelFn> {
 /// A table of 256 bytes as four registers: `entry(64 r + i)` at byte `i` of register `r`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
 fn table(entry: impl Fn(usize) -> u8) -> [__m512i; 4] {
-    core::array::from_fn(|r| {
-        let b: [u8; 64] = core::array::from_fn(|i| entry(64 * r + i));
-        // SAFETY: `b` holds the 64 bytes read; an unaligned load.
-        unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
-    })
+    array_fn(
+        #[inline(always)]
+        |r| {
+            let b: [u8; 64] = array_fn(
+                #[inline(always)]
+                |i| entry(64 * r + i),
+            );
+            // SAFETY: `b` holds the 64 bytes read; an unaligned load.
+            unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
+        },
+    )
 }
 
 /// Byte `x` of [`table`] `t` for each of 64 bytes: `vpermi2b` reads bits 0-6 of the index
 /// (bit 6 picks the register), so entries below 128 come from `t[0..2]`, the others from
 /// `t[2..4]`, and bit 7 picks between the two.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-#[inline]
-fn look_up(t: &[__m512i; 4], x: __m512i) -> __m512i {
-    let [a, b, c, d] = *t;
-    let low = _mm512_permutex2var_epi8(a, x, b);
-    let high = _mm512_permutex2var_epi8(c, x, d);
-    _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high)
+#[inline(always)]
+fn look_up(_cpu: Avx512, t: &[__m512i; 4], x: __m512i) -> __m512i {
+    // SAFETY: the `Avx512` proves the tier's features (see [`Avx512`]).
+    unsafe {
+        let [a, b, c, d] = *t;
+        let low = _mm512_permutex2var_epi8(a, x, b);
+        let high = _mm512_permutex2var_epi8(c, x, d);
+        _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high)
+    }
 }
 
 /// The index vectors that interleave two vectors of `U` units each (`U` = 64, 32, 16 for
@@ -240,19 +263,22 @@ fn look_up(t: &[__m512i; 4], x: __m512i) -> __m512i {
 /// input (`u` even) or of the second (`u` odd; indices from `U` name the second operand).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
 fn zip_index<const U: usize>() -> [__m512i; 2] {
-    core::array::from_fn(|h| {
-        let mut b = [0u8; 64];
-        let w = 64 / U;
-        for (u, unit) in b.chunks_exact_mut(w).enumerate() {
-            let idx = (u % 2) * U + U / 2 * h + u / 2;
-            // Little-endian unit of `w` bytes holding `idx` (below 128).
-            if let Some(first) = unit.first_mut() {
-                *first = idx as u8;
+    array_fn(
+        #[inline(always)]
+        |h| {
+            let mut b = [0u8; 64];
+            let w = 64 / U;
+            for (u, unit) in b.chunks_exact_mut(w).enumerate() {
+                let idx = (u % 2) * U + U / 2 * h + u / 2;
+                // Little-endian unit of `w` bytes holding `idx` (below 128).
+                if let Some(first) = unit.first_mut() {
+                    *first = idx as u8;
+                }
             }
-        }
-        // SAFETY: `b` holds the 64 bytes read; an unaligned load.
-        unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
-    })
+            // SAFETY: `b` holds the 64 bytes read; an unaligned load.
+            unsafe { _mm512_loadu_si512(b.as_ptr().cast()) }
+        },
+    )
 }
 
 /// The interleave indices of the three unit widths.
@@ -260,47 +286,57 @@ struct Zips {
     bytes: [__m512i; 2],
     words: [__m512i; 2],
     dwords: [__m512i; 2],
+    /// The proof the methods' intrinsics rest on (read by none: see [`Avx512`]).
+    _cpu: Avx512,
 }
 
 impl Zips {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
     fn new() -> Zips {
-        Zips { bytes: zip_index::<64>(), words: zip_index::<32>(), dwords: zip_index::<16>() }
+        Zips { bytes: zip_index::<64>(), words: zip_index::<32>(), dwords: zip_index::<16>(), _cpu: Avx512::new() }
     }
 
     /// `a` and `b` interleaved by bytes: 64 byte pairs, the first 32 in the first vector.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-    #[inline]
+    #[inline(always)]
     fn bytes(&self, a: __m512i, b: __m512i) -> [__m512i; 2] {
-        let [i, j] = self.bytes;
-        [_mm512_permutex2var_epi8(a, i, b), _mm512_permutex2var_epi8(a, j, b)]
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx512`]).
+        unsafe {
+            let [i, j] = self.bytes;
+            [_mm512_permutex2var_epi8(a, i, b), _mm512_permutex2var_epi8(a, j, b)]
+        }
     }
 
     /// Pairs of byte-pair vectors interleaved by words: 64 four-byte units.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-    #[inline]
+    #[inline(always)]
     fn words(&self, [a0, a1]: [__m512i; 2], [b0, b1]: [__m512i; 2]) -> [__m512i; 4] {
-        let [i, j] = self.words;
-        [
-            _mm512_permutex2var_epi16(a0, i, b0),
-            _mm512_permutex2var_epi16(a0, j, b0),
-            _mm512_permutex2var_epi16(a1, i, b1),
-            _mm512_permutex2var_epi16(a1, j, b1),
-        ]
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx512`]).
+        unsafe {
+            let [i, j] = self.words;
+            [
+                _mm512_permutex2var_epi16(a0, i, b0),
+                _mm512_permutex2var_epi16(a0, j, b0),
+                _mm512_permutex2var_epi16(a1, i, b1),
+                _mm512_permutex2var_epi16(a1, j, b1),
+            ]
+        }
     }
 
     /// Quads of four-byte-unit vectors interleaved by dwords: 64 eight-byte units.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-    #[inline]
+    #[inline(always)]
     fn dwords(&self, a: [__m512i; 4], b: [__m512i; 4]) -> [__m512i; 8] {
-        let [i, j] = self.dwords;
-        let mut out = [_mm512_setzero_si512(); 8];
-        for (k, (&x, &y)) in a.iter().zip(b.iter()).enumerate() {
-            if let Some(o) = out.get_mut(2 * k..2 * k + 2) {
-                o.copy_from_slice(&[_mm512_permutex2var_epi32(x, i, y), _mm512_permutex2var_epi32(x, j, y)]);
+        // SAFETY: `self._cpu` proves the tier's features (see [`Avx512`]).
+        unsafe {
+            let [i, j] = self.dwords;
+            let mut out = [_mm512_setzero_si512(); 8];
+            for k in 0..4 {
+                let (Some(&x), Some(&y)) = (a.get(k), b.get(k)) else { continue };
+                if let Some([lo, hi]) = out.get_mut(2 * k..2 * k + 2) {
+                    *lo = _mm512_permutex2var_epi32(x, i, y);
+                    *hi = _mm512_permutex2var_epi32(x, j, y);
+                }
             }
+            out
         }
-        out
     }
 }
 
@@ -325,43 +361,90 @@ fn planes_body<const D: usize, const FAILS: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx512::new();
     let Some(lut) = &dir.lut else { return lanes::cold(dir, src, dst, 0) };
-    let tables: [[__m512i; 4]; D] = core::array::from_fn(|p| table(|i| lut.plane_byte(p, i)));
-    let fails = table(|i| lut.fail_byte(i));
+    let tables: [[__m512i; 4]; D] = array_fn(
+        #[inline(always)]
+        |p| {
+            table(
+                #[inline(always)]
+                |i| lut.plane_byte(p, i),
+            )
+        },
+    );
+    let fails = table(
+        #[inline(always)]
+        |i| lut.fail_byte(i),
+    );
     let zips = Zips::new();
     let z = _mm512_setzero_si512();
-    steps(dir, src, dst, (1, D), 64, None, |s, d| {
-        let Some(s) = s.get(..64) else { return u64::MAX };
-        // SAFETY: `s` holds 64 bytes (checked just above); an unaligned load.
-        let x = unsafe { _mm512_loadu_si512(s.as_ptr().cast()) };
-        let p: [__m512i; D] = core::array::from_fn(|k| tables.get(k).map_or(z, |t| look_up(t, x)));
-        let at = |k: usize| p.get(k).copied().unwrap_or(z);
-        let out = match D {
-            1 => [at(0), z, z, z, z, z, z, z],
-            2 => {
-                let [a, b] = zips.bytes(at(0), at(1));
-                [a, b, z, z, z, z, z, z]
+    steps(
+        dir,
+        src,
+        dst,
+        (1, D),
+        64,
+        None,
+        #[inline(always)]
+        |s, d| {
+            let Some(s) = s.get(..64) else { return u64::MAX };
+            // SAFETY: `s` holds 64 bytes (checked just above); an unaligned load.
+            let x = unsafe { _mm512_loadu_si512(s.as_ptr().cast()) };
+            let p: [__m512i; D] = array_fn(
+                #[inline(always)]
+                |k| match tables.get(k) {
+                    Some(t) => look_up(cpu, t, x),
+                    None => z,
+                },
+            );
+            let at = hot(
+                #[inline(always)]
+                |k: usize| match p.get(k) {
+                    Some(&v) => v,
+                    None => z,
+                },
+            );
+            // Each output vector stored as it is made (no array of them: a build for size
+            // copies such an array with `memcpy`).
+            let mut put = hot(
+                #[inline(always)]
+                |k: usize, v: __m512i| {
+                    if let Some(c) = d.get_mut(64 * k..64 * k + 64) {
+                        // SAFETY: `c` is 64 bytes of the chunk; an unaligned store.
+                        unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) };
+                    }
+                },
+            );
+            match D {
+                1 => put(0, at(0)),
+                2 => {
+                    let [a, b] = zips.bytes(at(0), at(1));
+                    put(0, a);
+                    put(1, b);
+                }
+                4 => {
+                    let [a, b, c, e] = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
+                    put(0, a);
+                    put(1, b);
+                    put(2, c);
+                    put(3, e);
+                }
+                _ => {
+                    let low = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
+                    let high = zips.words(zips.bytes(at(4), at(5)), zips.bytes(at(6), at(7)));
+                    let o = zips.dwords(low, high);
+                    for (k, &v) in o.iter().enumerate() {
+                        put(k, v);
+                    }
+                }
             }
-            4 => {
-                let [a, b, c, e] = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
-                [a, b, c, e, z, z, z, z]
+            if FAILS {
+                _mm512_movepi8_mask(look_up(cpu, &fails, x))
+            } else {
+                0
             }
-            _ => {
-                let low = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
-                let high = zips.words(zips.bytes(at(4), at(5)), zips.bytes(at(6), at(7)));
-                zips.dwords(low, high)
-            }
-        };
-        for (c, v) in d.chunks_exact_mut(64).zip(out) {
-            // SAFETY: `c` is 64 bytes of the chunk; an unaligned store.
-            unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), v) };
-        }
-        if FAILS {
-            _mm512_movepi8_mask(look_up(&fails, x))
-        } else {
-            0
-        }
-    })
+        },
+    )
 }
 
 /// Run `step` over chunks of `n` elements (at most 64; `ss` / `ds` bytes each). `step`
@@ -399,24 +482,36 @@ fn int64_to_float_body<const U: bool, const D: usize, const R: i32>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    steps(dir, src, dst, (8, D), 32, None, |s, d| {
-        let (Some(s), Some(d)) = (s.get(..256), d.get_mut(..32 * D)) else { return u64::MAX };
-        for (x, o) in s.chunks_exact(64).zip(d.chunks_exact_mut(8 * D)) {
-            // SAFETY: `x` is 64 bytes of the source chunk and `o` 8 * D bytes of the target
-            // chunk (whole chunks of the checked slices); unaligned loads and stores.
-            unsafe {
-                let v = _mm512_loadu_si512(x.as_ptr().cast());
-                if D == 8 {
-                    let f = if U { _mm512_cvt_roundepu64_pd::<R>(v) } else { _mm512_cvt_roundepi64_pd::<R>(v) };
-                    _mm512_storeu_pd(o.as_mut_ptr().cast(), f);
-                } else {
-                    let f = if U { _mm512_cvt_roundepu64_ps::<R>(v) } else { _mm512_cvt_roundepi64_ps::<R>(v) };
-                    _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
+    steps(
+        dir,
+        src,
+        dst,
+        (8, D),
+        32,
+        None,
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..256), d.get_mut(..32 * D)) else { return u64::MAX };
+            for k in 0..4 {
+                let (Some(x), Some(o)) = (s.get(64 * k..64 * k + 64), d.get_mut(8 * D * k..8 * D * (k + 1))) else {
+                    break;
+                };
+                // SAFETY: `x` is 64 bytes of the source chunk and `o` 8 * D bytes of the target
+                // chunk (whole chunks of the checked slices); unaligned loads and stores.
+                unsafe {
+                    let v = _mm512_loadu_si512(x.as_ptr().cast());
+                    if D == 8 {
+                        let f = if U { _mm512_cvt_roundepu64_pd::<R>(v) } else { _mm512_cvt_roundepi64_pd::<R>(v) };
+                        _mm512_storeu_pd(o.as_mut_ptr().cast(), f);
+                    } else {
+                        let f = if U { _mm512_cvt_roundepu64_ps::<R>(v) } else { _mm512_cvt_roundepi64_ps::<R>(v) };
+                        _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
+                    }
                 }
             }
-        }
-        0
-    })
+            0
+        },
+    )
 }
 
 // int32/int64 (`W` = 4/8 bytes; `U`: unsigned) -> float16 (`F16`) / bfloat16 in mode `M`,
@@ -434,84 +529,103 @@ fn int_to_half_body<const W: usize, const U: bool, const F16: bool, const M: u8>
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx512::new();
     let one = _mm512_set1_epi32(1);
-    steps(dir, src, dst, (W, 2), 32, None, |s, d| {
-        let (Some(s), Some(d)) = (s.get(..32 * W), d.get_mut(..64)) else { return u64::MAX };
-        let mut flags = 0u64;
-        for (k, (x, o)) in s.chunks_exact(16 * W).zip(d.chunks_exact_mut(32)).enumerate() {
-            let (f, inexact) = ints_rz::<W, U>(x, !F16);
-            let h = if F16 {
-                let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(_mm512_abs_ps(f), _mm512_set1_ps(65504.0));
-                flags |= u64::from(big) << (16 * k);
-                // F16C's immediate is the mode's rounding.
-                match M {
-                    mode::TZ => _mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
-                    mode::TP => _mm512_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
-                    mode::TN => _mm512_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
-                    mode::NA => {
-                        let first = _mm512_and_si512(_mm512_srli_epi32::<12>(_mm512_castps_si512(f)), one);
-                        _mm256_add_epi16(_mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm512_cvtepi32_epi16(first))
-                    }
-                    _ => _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
-                }
-            } else {
-                let bits = _mm512_castps_si512(f);
-                let bits = _mm512_mask_or_epi32(bits, inexact, bits, one);
-                let neg = _mm512_srai_epi32::<31>(bits);
-                let ones = _mm512_set1_epi32(0xffff);
-                let inc = match M {
-                    mode::NE => _mm512_add_epi32(
-                        _mm512_set1_epi32(0x7fff),
-                        _mm512_and_si512(_mm512_srli_epi32::<16>(bits), one),
-                    ),
-                    mode::NA => _mm512_set1_epi32(0x8000),
-                    mode::TZ => _mm512_setzero_si512(),
-                    mode::TP => _mm512_andnot_si512(neg, ones),
-                    _ => _mm512_and_si512(neg, ones),
+    steps(
+        dir,
+        src,
+        dst,
+        (W, 2),
+        32,
+        None,
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..32 * W), d.get_mut(..64)) else { return u64::MAX };
+            let mut flags = 0u64;
+            for k in 0..2 {
+                let (Some(x), Some(o)) = (s.get(16 * W * k..16 * W * (k + 1)), d.get_mut(32 * k..32 * k + 32)) else {
+                    break;
                 };
-                _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(_mm512_add_epi32(bits, inc)))
-            };
-            // SAFETY: `o` is 32 bytes of the target chunk; an unaligned store.
-            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), h) };
-        }
-        flags
-    })
+                let (f, inexact) = ints_rz::<W, U>(cpu, x, !F16);
+                let h = if F16 {
+                    let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(_mm512_abs_ps(f), _mm512_set1_ps(65504.0));
+                    flags |= u64::from(big) << (16 * k);
+                    // F16C's immediate is the mode's rounding.
+                    match M {
+                        mode::TZ => _mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
+                        mode::TP => _mm512_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
+                        mode::TN => _mm512_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
+                        mode::NA => {
+                            let first = _mm512_and_si512(_mm512_srli_epi32::<12>(_mm512_castps_si512(f)), one);
+                            _mm256_add_epi16(_mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm512_cvtepi32_epi16(first))
+                        }
+                        _ => _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
+                    }
+                } else {
+                    let bits = _mm512_castps_si512(f);
+                    let bits = _mm512_mask_or_epi32(bits, inexact, bits, one);
+                    let neg = _mm512_srai_epi32::<31>(bits);
+                    let ones = _mm512_set1_epi32(0xffff);
+                    let inc = match M {
+                        mode::NE => _mm512_add_epi32(
+                            _mm512_set1_epi32(0x7fff),
+                            _mm512_and_si512(_mm512_srli_epi32::<16>(bits), one),
+                        ),
+                        mode::NA => _mm512_set1_epi32(0x8000),
+                        mode::TZ => _mm512_setzero_si512(),
+                        mode::TP => _mm512_andnot_si512(neg, ones),
+                        _ => _mm512_and_si512(neg, ones),
+                    };
+                    _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(_mm512_add_epi32(bits, inc)))
+                };
+                // SAFETY: `o` is 32 bytes of the target chunk; an unaligned store.
+                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), h) };
+            }
+            flags
+        },
+    )
 }
 
 /// Sixteen int32/int64 (`W` = 4/8 bytes; `U`: unsigned) lanes (the first `16 * W` bytes of
 /// `x`, which holds them) as f32 converted towards zero, and, if `want_inexact`, the
 /// lanes where that was inexact (converting back, exactly, differs).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-#[inline]
-fn ints_rz<const W: usize, const U: bool>(x: &[u8], want_inexact: bool) -> (__m512, u16) {
-    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
-    const SAE: i32 = _MM_FROUND_NO_EXC;
-    let Some(x) = x.get(..16 * W) else { return (_mm512_setzero_ps(), 0) };
-    let p = x.as_ptr();
-    if W == 4 {
-        // SAFETY: `x` holds 64 bytes (checked just above); an unaligned load.
-        let v = unsafe { _mm512_loadu_si512(p.cast()) };
-        let f = if U { _mm512_cvt_roundepu32_ps::<RZ>(v) } else { _mm512_cvt_roundepi32_ps::<RZ>(v) };
-        if !want_inexact {
-            return (f, 0);
+#[inline(always)]
+fn ints_rz<const W: usize, const U: bool>(_cpu: Avx512, x: &[u8], want_inexact: bool) -> (__m512, u16) {
+    // SAFETY: the `Avx512` proves the tier's features (see [`Avx512`]).
+    unsafe {
+        const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+        const SAE: i32 = _MM_FROUND_NO_EXC;
+        let Some(x) = x.get(..16 * W) else { return (_mm512_setzero_ps(), 0) };
+        let p = x.as_ptr();
+        if W == 4 {
+            // SAFETY: `x` holds 64 bytes (checked just above); an unaligned load.
+            let v = _mm512_loadu_si512(p.cast());
+            let f = if U { _mm512_cvt_roundepu32_ps::<RZ>(v) } else { _mm512_cvt_roundepi32_ps::<RZ>(v) };
+            if !want_inexact {
+                return (f, 0);
+            }
+            let back = if U { _mm512_cvtt_roundps_epu32::<SAE>(f) } else { _mm512_cvtt_roundps_epi32::<SAE>(f) };
+            (f, _mm512_cmpneq_epi32_mask(back, v))
+        } else {
+            let half = hot(
+                #[inline(always)]
+                |k: usize| {
+                    // SAFETY: `x` holds 128 bytes (checked above); an unaligned load of 64 of them.
+                    let v = _mm512_loadu_si512(p.add(64 * k).cast());
+                    let f = if U { _mm512_cvt_roundepu64_ps::<RZ>(v) } else { _mm512_cvt_roundepi64_ps::<RZ>(v) };
+                    let inexact = if want_inexact {
+                        let back =
+                            if U { _mm512_cvtt_roundps_epu64::<SAE>(f) } else { _mm512_cvtt_roundps_epi64::<SAE>(f) };
+                        _mm512_cmpneq_epi64_mask(back, v)
+                    } else {
+                        0
+                    };
+                    (f, inexact)
+                },
+            );
+            let ((a, ia), (b, ib)) = (half(0), half(1));
+            (_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b), u16::from(ia) | u16::from(ib) << 8)
         }
-        let back = if U { _mm512_cvtt_roundps_epu32::<SAE>(f) } else { _mm512_cvtt_roundps_epi32::<SAE>(f) };
-        (f, _mm512_cmpneq_epi32_mask(back, v))
-    } else {
-        let half = |k: usize| {
-            // SAFETY: `x` holds 128 bytes (checked above); an unaligned load of 64 of them.
-            let v = unsafe { _mm512_loadu_si512(p.add(64 * k).cast()) };
-            let f = if U { _mm512_cvt_roundepu64_ps::<RZ>(v) } else { _mm512_cvt_roundepi64_ps::<RZ>(v) };
-            let inexact = if want_inexact {
-                let back = if U { _mm512_cvtt_roundps_epu64::<SAE>(f) } else { _mm512_cvtt_roundps_epi64::<SAE>(f) };
-                _mm512_cmpneq_epi64_mask(back, v)
-            } else {
-                0
-            };
-            (f, inexact)
-        };
-        let ((a, ia), (b, ib)) = (half(0), half(1));
-        (_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b), u16::from(ia) | u16::from(ib) << 8)
     }
 }
 
@@ -534,61 +648,75 @@ fn to_int64_body<const S: u8, const U: bool, const M: u8>(
     let (lo, top) = (lo as f64, (hi + 1) as f64);
     let ss = src::size(S);
     let specials = lanes::SpecialMap::new(dir);
-    steps(dir, src, dst, (ss, 8), 32, specials.as_ref(), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..256)) else { return u64::MAX };
-        let mut flags = 0u64;
-        for (k, (x, o)) in s.chunks_exact(8 * ss).zip(d.chunks_exact_mut(64)).enumerate() {
-            let p = x.as_ptr();
-            let (v, inside) = if S == src::F64 {
-                // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
-                let f = unsafe { _mm512_loadu_pd(p.cast()) };
-                // `vrndscale`'s immediate: the rounding in bits 0-1, exceptions suppressed (bit 3).
-                let r = match M {
-                    mode::NE => _mm512_roundscale_pd::<0x08>(f),
-                    mode::TN => _mm512_roundscale_pd::<0x09>(f),
-                    mode::TP => _mm512_roundscale_pd::<0x0a>(f),
-                    mode::TZ => _mm512_roundscale_pd::<0x0b>(f),
-                    _ => {
-                        let half = _mm512_set1_pd(0.49999999999999994);
-                        let signed = _mm512_or_pd(half, _mm512_and_pd(f, _mm512_set1_pd(-0.0)));
-                        _mm512_roundscale_pd::<0x0b>(_mm512_add_pd(f, signed))
-                    }
+    steps(
+        dir,
+        src,
+        dst,
+        (ss, 8),
+        32,
+        specials.as_ref(),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..256)) else { return u64::MAX };
+            let mut flags = 0u64;
+            for k in 0..4 {
+                let (Some(x), Some(o)) = (s.get(8 * ss * k..8 * ss * (k + 1)), d.get_mut(64 * k..64 * k + 64)) else {
+                    break;
                 };
-                let inside = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(r, _mm512_set1_pd(lo))
-                    & _mm512_cmp_pd_mask::<_CMP_LT_OQ>(r, _mm512_set1_pd(top));
-                let v = if U { _mm512_cvtt_roundpd_epu64::<SAE>(r) } else { _mm512_cvtt_roundpd_epi64::<SAE>(r) };
-                (v, inside)
-            } else {
-                // SAFETY: `x` is 8 * ss bytes of the source chunk; unaligned loads.
-                let f = unsafe {
-                    if S == src::BF16 {
-                        _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast()))))
-                    } else {
-                        _mm256_loadu_ps(p.cast())
-                    }
+                let p = x.as_ptr();
+                let (v, inside) = if S == src::F64 {
+                    // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
+                    let f = unsafe { _mm512_loadu_pd(p.cast()) };
+                    // `vrndscale`'s immediate: the rounding in bits 0-1, exceptions suppressed (bit 3).
+                    let r = match M {
+                        mode::NE => _mm512_roundscale_pd::<0x08>(f),
+                        mode::TN => _mm512_roundscale_pd::<0x09>(f),
+                        mode::TP => _mm512_roundscale_pd::<0x0a>(f),
+                        mode::TZ => _mm512_roundscale_pd::<0x0b>(f),
+                        _ => {
+                            let half = _mm512_set1_pd(0.49999999999999994);
+                            let signed = _mm512_or_pd(half, _mm512_and_pd(f, _mm512_set1_pd(-0.0)));
+                            _mm512_roundscale_pd::<0x0b>(_mm512_add_pd(f, signed))
+                        }
+                    };
+                    let inside = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(r, _mm512_set1_pd(lo))
+                        & _mm512_cmp_pd_mask::<_CMP_LT_OQ>(r, _mm512_set1_pd(top));
+                    let v = if U { _mm512_cvtt_roundpd_epu64::<SAE>(r) } else { _mm512_cvtt_roundpd_epi64::<SAE>(r) };
+                    (v, inside)
+                } else {
+                    // SAFETY: `x` is 8 * ss bytes of the source chunk; unaligned loads.
+                    let f = unsafe {
+                        if S == src::BF16 {
+                            _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(
+                                p.cast(),
+                            ))))
+                        } else {
+                            _mm256_loadu_ps(p.cast())
+                        }
+                    };
+                    let r = match M {
+                        mode::NE => _mm256_roundscale_ps::<0x08>(f),
+                        mode::TN => _mm256_roundscale_ps::<0x09>(f),
+                        mode::TP => _mm256_roundscale_ps::<0x0a>(f),
+                        mode::TZ => _mm256_roundscale_ps::<0x0b>(f),
+                        _ => {
+                            let half = _mm256_set1_ps(0.49999997);
+                            let signed = _mm256_or_ps(half, _mm256_and_ps(f, _mm256_set1_ps(-0.0)));
+                            _mm256_roundscale_ps::<0x0b>(_mm256_add_ps(f, signed))
+                        }
+                    };
+                    let inside = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(r, _mm256_set1_ps(lo as f32))
+                        & _mm256_cmp_ps_mask::<_CMP_LT_OQ>(r, _mm256_set1_ps(top as f32));
+                    let v = if U { _mm512_cvtt_roundps_epu64::<SAE>(r) } else { _mm512_cvtt_roundps_epi64::<SAE>(r) };
+                    (v, inside)
                 };
-                let r = match M {
-                    mode::NE => _mm256_roundscale_ps::<0x08>(f),
-                    mode::TN => _mm256_roundscale_ps::<0x09>(f),
-                    mode::TP => _mm256_roundscale_ps::<0x0a>(f),
-                    mode::TZ => _mm256_roundscale_ps::<0x0b>(f),
-                    _ => {
-                        let half = _mm256_set1_ps(0.49999997);
-                        let signed = _mm256_or_ps(half, _mm256_and_ps(f, _mm256_set1_ps(-0.0)));
-                        _mm256_roundscale_ps::<0x0b>(_mm256_add_ps(f, signed))
-                    }
-                };
-                let inside = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(r, _mm256_set1_ps(lo as f32))
-                    & _mm256_cmp_ps_mask::<_CMP_LT_OQ>(r, _mm256_set1_ps(top as f32));
-                let v = if U { _mm512_cvtt_roundps_epu64::<SAE>(r) } else { _mm512_cvtt_roundps_epi64::<SAE>(r) };
-                (v, inside)
-            };
-            flags |= u64::from(!inside) << (8 * k);
-            // SAFETY: `o` is 64 bytes of the target chunk; an unaligned store.
-            unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
-        }
-        flags
-    })
+                flags |= u64::from(!inside) << (8 * k);
+                // SAFETY: `o` is 64 bytes of the target chunk; an unaligned store.
+                unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
+            }
+            flags
+        },
+    )
 }
 
 /// Per-exponent parameters of [`to_byte_float`]: 64 entries of 16 bits, as two registers
@@ -635,10 +763,13 @@ impl Params {
             *k = sh as u16;
             *h = ((1u32 << (sh - 1)) - 1) as u16;
         }
-        let regs = |v: &[u16; 64]| -> [__m512i; 2] {
-            // SAFETY: `v` holds 64 u16 (128 bytes): two unaligned 64-byte loads.
-            unsafe { [_mm512_loadu_si512(v.as_ptr().cast()), _mm512_loadu_si512(v.as_ptr().add(32).cast())] }
-        };
+        let regs = hot(
+            #[inline(always)]
+            |v: &[u16; 64]| -> [__m512i; 2] {
+                // SAFETY: `v` holds 64 u16 (128 bytes): two unaligned 64-byte loads.
+                unsafe { [_mm512_loadu_si512(v.as_ptr().cast()), _mm512_loadu_si512(v.as_ptr().add(32).cast())] }
+            },
+        );
         Params { shift: regs(&shift), half: regs(&half), base: regs(&base), low: low as i16 }
     }
 }
@@ -658,6 +789,7 @@ fn to_byte_float_body<const S: u8, const M: u8>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx512::new();
     let t = dir.to.format();
     let lanes_format = if S == src::F16 { DataType::Float16 } else { DataType::BFloat16 }.format();
     let (es, ms) = (lanes_format.exp_bits, lanes_format.man_bits);
@@ -673,83 +805,103 @@ fn to_byte_float_body<const S: u8, const M: u8>(
     let sign_shift = _mm_cvtsi32_si128(15 - (t.exp_bits + t.man_bits) as i32);
     let neg_zero = t.has_negative_zero();
     let specials = lanes::SpecialMap::new(dir);
-    let look = |[a, b]: [__m512i; 2], i: __m512i| _mm512_permutex2var_epi16(a, i, b);
-    steps(dir, src, dst, (ss, 1), 32, specials.as_ref(), |s, d| {
-        let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..32)) else { return u64::MAX };
-        let x = if S == src::F16 || S == src::BF16 {
-            // SAFETY: `s` holds 64 bytes (checked just above); an unaligned load.
-            unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
-        } else {
-            let (a, b) = s.split_at(16 * ss);
-            let (a, b) = (odd16(f32_bits::<S>(a)), odd16(f32_bits::<S>(b)));
-            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
-        };
-        let i = if S == src::F16 {
-            // Sign and exponent field; `vpermi2w` reads the low 6 bits.
-            _mm512_srli_epi16::<10>(x)
-        } else {
-            let field = _mm512_and_si512(_mm512_srli_epi16::<7>(x), _mm512_set1_epi16(0xff));
-            _mm512_min_epu16(_mm512_subs_epu16(field, low), top)
-        };
-        let (shift, half, base) = (look(p.shift, i), look(p.half, i), look(p.base, i));
-        let mant = _mm512_and_si512(x, mant_mask);
-        let sig = _mm512_mask_add_epi16(mant, _mm512_test_epi16_mask(x, exp_mask), mant, hidden);
-        let neg = _mm512_movepi16_mask(x);
-        let inc = match M {
-            mode::NE => _mm512_add_epi16(half, _mm512_and_si512(_mm512_srlv_epi16(sig, shift), one)),
-            mode::NA => _mm512_add_epi16(half, one),
-            mode::TZ => _mm512_setzero_si512(),
-            // Away from zero on the side of the direction: all the dropped bits' ones.
-            mode::TP => _mm512_maskz_add_epi16(!neg, _mm512_add_epi16(half, half), one),
-            _ => _mm512_maskz_add_epi16(neg, _mm512_add_epi16(half, half), one),
-        };
-        let code = _mm512_add_epi16(_mm512_srlv_epi16(_mm512_add_epi16(sig, inc), shift), base);
-        let cold = _mm512_cmpgt_epu16_mask(code, max_code);
-        let sign = _mm512_srl_epi16(_mm512_andnot_si512(_mm512_set1_epi16(0x7fff), x), sign_shift);
-        // The sign, except on a zero result of a target without -0.
-        let signed = if neg_zero { !0 } else { _mm512_test_epi16_mask(code, code) };
-        let code = _mm512_mask_add_epi16(code, signed, code, sign);
-        // SAFETY: `d` holds 32 bytes (checked above); an unaligned store.
-        unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(code)) };
-        u64::from(cold)
-    })
+    let look = hot(
+        #[inline(always)]
+        |[a, b]: [__m512i; 2], i: __m512i| _mm512_permutex2var_epi16(a, i, b),
+    );
+    steps(
+        dir,
+        src,
+        dst,
+        (ss, 1),
+        32,
+        specials.as_ref(),
+        #[inline(always)]
+        |s, d| {
+            let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..32)) else { return u64::MAX };
+            let x = if S == src::F16 || S == src::BF16 {
+                // SAFETY: `s` holds 64 bytes (checked just above); an unaligned load.
+                unsafe { _mm512_loadu_si512(s.as_ptr().cast()) }
+            } else {
+                let (a, b) = s.split_at(16 * ss);
+                let (a, b) = (odd16(cpu, f32_bits::<S>(cpu, a)), odd16(cpu, f32_bits::<S>(cpu, b)));
+                _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
+            };
+            let i = if S == src::F16 {
+                // Sign and exponent field; `vpermi2w` reads the low 6 bits.
+                _mm512_srli_epi16::<10>(x)
+            } else {
+                let field = _mm512_and_si512(_mm512_srli_epi16::<7>(x), _mm512_set1_epi16(0xff));
+                _mm512_min_epu16(_mm512_subs_epu16(field, low), top)
+            };
+            let (shift, half, base) = (look(p.shift, i), look(p.half, i), look(p.base, i));
+            let mant = _mm512_and_si512(x, mant_mask);
+            let sig = _mm512_mask_add_epi16(mant, _mm512_test_epi16_mask(x, exp_mask), mant, hidden);
+            let neg = _mm512_movepi16_mask(x);
+            let inc = match M {
+                mode::NE => _mm512_add_epi16(half, _mm512_and_si512(_mm512_srlv_epi16(sig, shift), one)),
+                mode::NA => _mm512_add_epi16(half, one),
+                mode::TZ => _mm512_setzero_si512(),
+                // Away from zero on the side of the direction: all the dropped bits' ones.
+                mode::TP => _mm512_maskz_add_epi16(!neg, _mm512_add_epi16(half, half), one),
+                _ => _mm512_maskz_add_epi16(neg, _mm512_add_epi16(half, half), one),
+            };
+            let code = _mm512_add_epi16(_mm512_srlv_epi16(_mm512_add_epi16(sig, inc), shift), base);
+            let cold = _mm512_cmpgt_epu16_mask(code, max_code);
+            let sign = _mm512_srl_epi16(_mm512_andnot_si512(_mm512_set1_epi16(0x7fff), x), sign_shift);
+            // The sign, except on a zero result of a target without -0.
+            let signed = if neg_zero { !0 } else { _mm512_test_epi16_mask(code, code) };
+            let code = _mm512_mask_add_epi16(code, signed, code, sign);
+            // SAFETY: `d` holds 32 bytes (checked above); an unaligned store.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(code)) };
+            u64::from(cold)
+        },
+    )
 }
 
 /// Sixteen elements (the first `16 * size` bytes of `s`; fewer give NaN lanes) as f32 bit
 /// patterns: float64 rounded to odd (converted towards zero, `{rz-sae}`, the last bit set
 /// where that was inexact: the result converted back differs); int64/uint64 converted,
 /// exactly below 2^24 (larger ones are out of range of every target anyway).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-#[inline]
-fn f32_bits<const S: u8>(s: &[u8]) -> __m512i {
-    const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
-    let Some(s) = s.get(..16 * src::size(S)) else { return _mm512_set1_epi32(-1) };
-    let p = s.as_ptr();
-    let one = _mm512_set1_epi32(1);
-    // SAFETY: `s` holds 16 elements (checked just above); unaligned loads inside it.
+#[inline(always)]
+fn f32_bits<const S: u8>(_cpu: Avx512, s: &[u8]) -> __m512i {
+    // SAFETY: the `Avx512` proves the tier's features (see [`Avx512`]).
     unsafe {
-        match S {
-            src::F32 => _mm512_loadu_si512(p.cast()),
-            src::F64 => {
-                let half = |k: usize| {
-                    let v = _mm512_loadu_pd(p.add(64 * k).cast());
-                    let f = _mm512_cvt_roundpd_ps::<RZ>(v);
-                    (f, _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_cvtps_pd(f), v))
-                };
-                let ((a, ka), (b, kb)) = (half(0), half(1));
-                let f = _mm512_castps_si512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b));
-                _mm512_mask_or_epi32(f, u16::from(ka) | u16::from(kb) << 8, f, one)
-            }
-            _ => {
-                let half = |k: usize| {
-                    let v = _mm512_loadu_si512(p.add(64 * k).cast());
-                    if S == src::I64 {
-                        _mm512_cvtepi64_ps(v)
-                    } else {
-                        _mm512_cvtepu64_ps(v)
-                    }
-                };
-                _mm512_castps_si512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(half(0)), half(1)))
+        const RZ: i32 = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+        let Some(s) = s.get(..16 * src::size(S)) else { return _mm512_set1_epi32(-1) };
+        let p = s.as_ptr();
+        let one = _mm512_set1_epi32(1);
+        // `s` holds 16 elements (checked just above); unaligned loads inside it.
+        {
+            match S {
+                src::F32 => _mm512_loadu_si512(p.cast()),
+                src::F64 => {
+                    let half = hot(
+                        #[inline(always)]
+                        |k: usize| {
+                            let v = _mm512_loadu_pd(p.add(64 * k).cast());
+                            let f = _mm512_cvt_roundpd_ps::<RZ>(v);
+                            (f, _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_cvtps_pd(f), v))
+                        },
+                    );
+                    let ((a, ka), (b, kb)) = (half(0), half(1));
+                    let f = _mm512_castps_si512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(a), b));
+                    _mm512_mask_or_epi32(f, u16::from(ka) | u16::from(kb) << 8, f, one)
+                }
+                _ => {
+                    let half = hot(
+                        #[inline(always)]
+                        |k: usize| {
+                            let v = _mm512_loadu_si512(p.add(64 * k).cast());
+                            if S == src::I64 {
+                                _mm512_cvtepi64_ps(v)
+                            } else {
+                                _mm512_cvtepu64_ps(v)
+                            }
+                        },
+                    );
+                    _mm512_castps_si512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(half(0)), half(1)))
+                }
             }
         }
     }
@@ -757,12 +909,14 @@ fn f32_bits<const S: u8>(s: &[u8]) -> __m512i {
 
 /// Sixteen f32 bit patterns as bfloat16 rounded to odd: the top half, its last bit set where
 /// the low half was not zero.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512dq")]
-#[inline]
-fn odd16(v: __m512i) -> __m256i {
-    let sticky = _mm512_test_epi32_mask(v, _mm512_set1_epi32(0xffff));
-    let h = _mm512_srli_epi32::<16>(v);
-    _mm512_cvtepi32_epi16(_mm512_mask_or_epi32(h, sticky, h, _mm512_set1_epi32(1)))
+#[inline(always)]
+fn odd16(_cpu: Avx512, v: __m512i) -> __m256i {
+    // SAFETY: the `Avx512` proves the tier's features (see [`Avx512`]).
+    unsafe {
+        let sticky = _mm512_test_epi32_mask(v, _mm512_set1_epi32(0xffff));
+        let h = _mm512_srli_epi32::<16>(v);
+        _mm512_cvtepi32_epi16(_mm512_mask_or_epi32(h, sticky, h, _mm512_set1_epi32(1)))
+    }
 }
 
 #[cfg(test)]
