@@ -6,10 +6,15 @@
 //! cargo run --release --example throughput
 //! cargo run --release --example throughput -- --pairs float32:uint8,float64:float32 \
 //!     --rounding all --oor all --n 2^24 --runs 9 --isa scalar --csv
+//! cargo run --release --example throughput -- --pairs float64:int32 --oor clamp,wrap --out-of-range 10
 //! ```
 //!
 //! Input data is drawn so that every element casts without error (values spread over the
-//! target's range, perturbed in their low bits so that rounding has work to do).
+//! target's range, perturbed in their low bits so that rounding has work to do). With
+//! `--out-of-range P`, P% of the elements of the clamp and wrap rows lie beyond the target's
+//! range instead, half above it and half below (magnitudes up to 2^16 times the bound, or
+//! 2^16 below an unsigned target's zero); the default run adds a 10% variant of every clamp
+//! and wrap row of the hot set.
 
 use cast_value_kernels::kernels::{scalar, Tier};
 use cast_value_kernels::{CastConfig, CastPlan, DataType, FillValue, OutOfRange, Rounding};
@@ -18,11 +23,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The default run: the hot set (issue targets) and at least one case of every kernel class.
-fn default_cases() -> Vec<(DataType, DataType, Rounding, Option<OutOfRange>)> {
+fn default_cases() -> Vec<Case> {
     use DataType as T;
     use OutOfRange::{Clamp, Wrap};
     use Rounding::*;
-    let mut v = Vec::new();
+    let mut v: Vec<(DataType, DataType, Rounding, Option<OutOfRange>)> = Vec::new();
     for (a, b) in [
         (T::Float64, T::Float32),
         (T::Float32, T::Float64),
@@ -55,8 +60,13 @@ fn default_cases() -> Vec<(DataType, DataType, Rounding, Option<OutOfRange>)> {
             }
         }
     }
+    // The hot set's clamp and wrap rows again, 10% of their input out of range (where the
+    // source can hold such values: not the widenings).
+    let hot: Vec<_> = v.iter().copied().filter(|c| c.3.is_some()).collect();
+    let mut v: Vec<Case> = v.into_iter().map(|(a, b, r, o)| (a, b, r, o, 0.0)).collect();
+    v.extend(hot.into_iter().map(|(a, b, r, o)| (a, b, r, o, 10.0)));
     // One or more of every other kernel class.
-    v.extend([
+    let others = [
         (T::UInt8, T::UInt8, NearestEven, None),          // identity, small source
         (T::Float32, T::Float32, NearestEven, None),      // identity
         (T::Float4E2M1FN, T::Float16, NearestEven, None), // small source (table)
@@ -68,9 +78,14 @@ fn default_cases() -> Vec<(DataType, DataType, Rounding, Option<OutOfRange>)> {
         (T::Float16, T::Float64, NearestEven, None),      // float widen
         (T::Float64, T::Float8E8M0FNU, NearestEven, Some(Clamp)), // float narrow
         (T::Float32, T::Float8E4M3FNUZ, NearestAway, Some(Clamp)), // float narrow
-    ]);
+    ];
+    v.extend(others.into_iter().map(|(a, b, r, o)| (a, b, r, o, 0.0)));
     v
 }
+
+/// A row: source, target, rounding, out_of_range, and the share (%) of the input beyond the
+/// target's range.
+type Case = (DataType, DataType, Rounding, Option<OutOfRange>, f64);
 
 struct Options {
     pairs: Option<Vec<(DataType, DataType)>>,
@@ -78,6 +93,7 @@ struct Options {
     oors: Vec<Option<OutOfRange>>,
     map: bool,
     hits: f64,
+    out_of_range: f64,
     n: usize,
     runs: usize,
     csv: bool,
@@ -86,11 +102,13 @@ struct Options {
 
 fn usage() -> &'static str {
     "usage: throughput [--pairs SRC:DST,...|all] [--rounding MODE,...|all] [--oor none,clamp,wrap|all]\n\
-     \x20                 [--n N|2^K] [--runs R] [--isa NAME] [--map] [--hits PERCENT] [--csv]\n\
+     \x20                 [--n N|2^K] [--runs R] [--isa NAME] [--map] [--hits PERCENT]\n\
+     \x20                 [--out-of-range PERCENT] [--csv]\n\
      default: the hot set and one case of every kernel class; with --pairs, those pairs x\n\
      --rounding (default nearest-even,towards-zero) x --oor (default all valid).\n\
      --map adds scalar_map.encode [[NaN,0],[Infinity,0],[-Infinity,0]] (float sources);\n\
-     --hits P also makes P% of the input NaN (map hits). n = 2^20, 7 runs (median)."
+     --hits P also makes P% of the input NaN (map hits); --out-of-range P puts P% of the\n\
+     input of clamp and wrap rows beyond the target's range. n = 2^20, 7 runs (median)."
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -99,6 +117,7 @@ fn parse_args() -> Result<Options, String> {
         roundings: vec![Rounding::NearestEven, Rounding::TowardsZero],
         map: false,
         hits: 0.0,
+        out_of_range: 0.0,
         oors: vec![None, Some(OutOfRange::Clamp), Some(OutOfRange::Wrap)],
         n: 1 << 20,
         runs: 7,
@@ -151,6 +170,12 @@ fn parse_args() -> Result<Options, String> {
             }
             "--csv" => o.csv = true,
             "--map" => o.map = true,
+            "--out-of-range" => {
+                o.out_of_range = value()?.parse().map_err(|e| format!("--out-of-range: {e}"))?;
+                if !(0.0..=100.0).contains(&o.out_of_range) {
+                    return Err("--out-of-range takes a percentage, 0 to 100".into());
+                }
+            }
             "--hits" => {
                 o.hits = value()?.parse().map_err(|e| format!("--hits: {e}"))?;
                 o.map = true;
@@ -252,6 +277,48 @@ fn make_input(plan: &CastPlan, n: usize, rng: &mut Rng) -> Vec<u64> {
     out
 }
 
+/// Replace `share`% of `bits` (at random places) by source values beyond the target's range,
+/// alternately above and below it, each checked with the scalar reference: out of range
+/// without a rule, cast under the plan's. Returns false if the source has no such value.
+fn put_out_of_range(plan: &CastPlan, bits: &mut [u64], share: f64, rng: &mut Rng) -> bool {
+    let (src, dst) = (plan.array_type(), plan.data_type());
+    let enc = plan.encoder();
+    let strict = CastPlan::new(&CastConfig::new(dst).with_rounding(enc.rounding()), src, None).ok();
+    let to_f64 = CastPlan::new(&CastConfig::new(DataType::Float64), dst, None).ok();
+    let from_f64 =
+        CastPlan::new(&CastConfig::new(src).with_out_of_range(Some(OutOfRange::Clamp)), DataType::Float64, None).ok();
+    let (Some(strict), Some(to_f64), Some(from_f64)) = (strict, to_f64, from_f64) else { return false };
+    let bound = |b: u64| scalar::cast_element(to_f64.encoder(), b).map(f64::from_bits).unwrap_or(0.0);
+    let (lo, hi) = (bound(dst.format().min_bits()), bound(dst.format().max_bits()));
+    let beyond = |above: bool, rng: &mut Rng| -> Option<u64> {
+        // Up to 2^16 times the bound (2^16 below zero for a lower bound of 0).
+        let scale = 2f64.powf((rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 16.0);
+        let x = match above {
+            true => hi.max(1.0) * scale + 1.0,
+            false if lo < 0.0 => lo * scale - 1.0,
+            false => -scale,
+        };
+        let b = scalar::cast_element(from_f64.encoder(), x.to_bits()).ok()?;
+        let out =
+            matches!(scalar::cast_element(strict.encoder(), b), Err(cast_value_kernels::Reason::OutOfRange { .. }));
+        (out && scalar::cast_element(enc, b).is_ok()).then_some(b)
+    };
+    let (mut above, mut any) = (true, false);
+    let threshold = (share / 100.0 * u64::MAX as f64) as u64;
+    for b in bits.iter_mut() {
+        if rng.next() > threshold {
+            continue;
+        }
+        // A few tries each side: a bound at the source's own limit has nothing beyond it.
+        if let Some(v) = (0..8).find_map(|_| beyond(above, rng)).or_else(|| (0..8).find_map(|_| beyond(!above, rng))) {
+            *b = v;
+            any = true;
+        }
+        above = !above;
+    }
+    any
+}
+
 /// A finite, non-zero, normal value (floats), or any integer.
 fn plain_value(t: DataType, bits: u64) -> bool {
     match t.decode_bits(bits) {
@@ -297,12 +364,12 @@ fn main() -> ExitCode {
     };
     let mut rng = Rng(0x1234_5678_9abc_def1);
     if o.csv {
-        println!("src,dst,rounding,out_of_range,isa,n,gb_per_s,ratio_to_memcpy");
+        println!("src,dst,rounding,out_of_range,isa,n,gb_per_s,ratio_to_memcpy,beyond_range_pct");
     } else {
         println!("# cast_value encode throughput: {} elements, median of {} runs, on {}", o.n, o.runs, cpu_name());
         println!("# GB/s counts bytes read + written; ratio = GB/s / memcpy GB/s of the same byte count, same run");
         println!(
-            "{:<34} {:<16} {:<6} {:<7} {:>8} {:>12} {:>7}",
+            "{:<34} {:<16} {:<10} {:<7} {:>8} {:>12} {:>7}",
             "src -> dst", "rounding", "oor", "isa", "GB/s", "memcpy GB/s", "ratio"
         );
     }
@@ -318,14 +385,14 @@ fn main() -> ExitCode {
             for &(s, d) in pairs {
                 for &r in &o.roundings {
                     for &x in &o.oors {
-                        v.push((s, d, r, x));
+                        v.push((s, d, r, x, if x.is_some() { o.out_of_range } else { 0.0 }));
                     }
                 }
             }
             v
         }
     };
-    for (src, dst, rounding, oor) in cases {
+    for (src, dst, rounding, oor, beyond) in cases {
         {
             {
                 if oor == Some(OutOfRange::Wrap) && dst.is_float() {
@@ -348,6 +415,9 @@ fn main() -> ExitCode {
                 let mut bits = make_input(&plan, o.n, &mut rng);
                 if bits.is_empty() {
                     continue;
+                }
+                if beyond > 0.0 && !put_out_of_range(&plan, &mut bits, beyond, &mut rng) {
+                    continue; // the source holds no value beyond the target's range
                 }
                 if o.hits > 0.0 {
                     // Every k-th element a NaN: a scalar_map hit.
@@ -382,15 +452,17 @@ fn main() -> ExitCode {
                 let gbps = total as f64 / median(ours) / 1e9;
                 let copy_gbps = total as f64 / median(copies) / 1e9;
                 let oor_name = oor.map_or("none", |x| x.as_str());
+                // The rule, with the share of the input beyond the range when there is one.
+                let oor_col = if beyond > 0.0 { format!("{oor_name} {beyond}%") } else { oor_name.to_string() };
                 let ratio = gbps / copy_gbps;
                 if o.csv {
-                    println!("{src},{dst},{rounding},{oor_name},{},{},{gbps:.4},{ratio:.4}", plan.tier(), o.n);
+                    println!("{src},{dst},{rounding},{oor_name},{},{},{gbps:.4},{ratio:.4},{beyond}", plan.tier(), o.n);
                 } else {
                     println!(
-                        "{:<34} {:<16} {:<6} {:<7} {:>8.3} {:>12.2} {:>7.3}",
+                        "{:<34} {:<16} {:<10} {:<7} {:>8.3} {:>12.2} {:>7.3}",
                         format!("{src} -> {dst}"),
                         rounding.as_str(),
-                        oor_name,
+                        oor_col,
                         plan.tier().name(),
                         gbps,
                         copy_gbps,
