@@ -1,0 +1,299 @@
+// criterion benchmarks side by side with the alternatives a user has, on the same inputs
+// (in range, and with 10% of the elements beyond the target's range for the clamp cases),
+// ids `src->dst/rounding/oor/data/implementation/N`:
+//
+// - this crate on each x86 tier that runs here (`avx2`, `avx512`);
+// - zarr-cast-value 0.5 (the Rust core of zarr-python's `cast_value` codec) on each pair it
+//   has a SIMD path for, and on int32 -> uint8 / uint8 -> float64 (its slice loops);
+// - `half`'s slice conversions (float32 / float64 -> float16);
+// - the loop a user would write by hand: clamp, then `to_int_unchecked`, in an AVX2
+//   `#[target_feature]` function (or a plain `as` loop where that is the cast).
+//
+// `CAST_VALUE_BENCH_N` sets the element count (`2^K` or a number; default 2^20). Run with
+// `cargo bench --bench peers`, add `-- --quick` for a short pass; `examples/peers.rs` builds
+// the same benchmark with the profile's panic strategy.
+
+use cast_value_kernels::kernels::Tier;
+use cast_value_kernels::{CastConfig, CastPlan, DataType as T, OutOfRange, Rounding};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use half::f16;
+use half::slice::HalfFloatSliceExt;
+use std::hint::black_box;
+use zarr_cast_value as zcv;
+
+/// The element count: `CAST_VALUE_BENCH_N` (a number or `2^K`), else 2^20.
+fn n() -> usize {
+    let v = std::env::var("CAST_VALUE_BENCH_N").unwrap_or_default();
+    match v.strip_prefix("2^") {
+        Some(k) => k.parse().ok().and_then(|k: u32| 1usize.checked_shl(k)),
+        None => v.parse().ok(),
+    }
+    .unwrap_or(1 << 20)
+}
+
+/// xorshift64*: reproducible inputs without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// `n` values in `[lo, hi]` with fractional parts, and with `beyond` (0 to 1) of them outside
+/// it, alternately above and below, by up to 2^16 times the bound's magnitude (at least 1).
+fn values(n: usize, (lo, hi): (f64, f64), beyond: f64, rng: &mut Rng) -> Vec<f64> {
+    let mut above = true;
+    (0..n)
+        .map(|_| {
+            if rng.unit() < beyond {
+                above = !above;
+                let scale = 2f64.powf(rng.unit() * 16.0);
+                if above {
+                    hi.abs().max(1.0) * scale + 1.0
+                } else {
+                    lo - lo.abs().max(1.0) * scale - 1.0
+                }
+            } else {
+                lo + (hi - lo) * rng.unit()
+            }
+        })
+        .collect()
+}
+
+/// The hand-written loops: clamp, then the unchecked conversion, in AVX2 functions (the
+/// compiler vectorizes them); only called where AVX2 was detected.
+mod hand {
+    #[target_feature(enable = "avx2")]
+    pub fn f64_u8(src: &[f64], dst: &mut [u8]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            // SAFETY: clamped to 0..=255, and the inputs hold no NaN.
+            *d = unsafe { s.round_ties_even().clamp(0.0, 255.0).to_int_unchecked::<u8>() };
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn f32_u8(src: &[f32], dst: &mut [u8]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            // SAFETY: as above.
+            *d = unsafe { s.round_ties_even().clamp(0.0, 255.0).to_int_unchecked::<u8>() };
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn f32_i16(src: &[f32], dst: &mut [i16]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            // SAFETY: as above.
+            *d = unsafe { s.round_ties_even().clamp(-32768.0, 32767.0).to_int_unchecked::<i16>() };
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn f64_i32(src: &[f64], dst: &mut [i32]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            // SAFETY: as above.
+            *d = unsafe { s.round_ties_even().clamp(-2_147_483_648.0, 2_147_483_647.0).to_int_unchecked::<i32>() };
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn f32_i32_tz(src: &[f32], dst: &mut [i32]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            // SAFETY: as above (truncation is the conversion's own rounding).
+            *d = unsafe { s.clamp(-2_147_483_648.0, 2_147_483_520.0).to_int_unchecked::<i32>() };
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn i32_u8(src: &[i32], dst: &mut [u8]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = s.clamp(0, 255) as u8;
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn u8_f64(src: &[u8], dst: &mut [f64]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = f64::from(s);
+        }
+    }
+    #[target_feature(enable = "avx2")]
+    pub fn f64_f32(src: &[f64], dst: &mut [f32]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = s as f32;
+        }
+    }
+}
+
+fn zcv_rounding(r: Rounding) -> zcv::RoundingMode {
+    match r {
+        Rounding::NearestEven => zcv::RoundingMode::NearestEven,
+        Rounding::TowardsZero => zcv::RoundingMode::TowardsZero,
+        Rounding::TowardsPositive => zcv::RoundingMode::TowardsPositive,
+        Rounding::TowardsNegative => zcv::RoundingMode::TowardsNegative,
+        _ => zcv::RoundingMode::NearestAway,
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let n = n();
+    let avx2 = std::is_x86_feature_detected!("avx2");
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut g = c.benchmark_group("peers");
+    let ne = Rounding::NearestEven;
+    let clamp = Some(OutOfRange::Clamp);
+    // (source, target, rounding, rule, the target's range as f64)
+    let cases = [
+        (T::Float64, T::Float32, ne, None, (-3.0e38, 3.0e38)),
+        (T::Float64, T::UInt8, ne, clamp, (0.0, 255.0)),
+        (T::Float32, T::UInt8, ne, clamp, (0.0, 255.0)),
+        (T::Float32, T::Int16, ne, clamp, (-32768.0, 32767.0)),
+        (T::Float64, T::Int32, ne, clamp, (-2_147_483_648.0, 2_147_483_647.0)),
+        (T::Float32, T::Int32, Rounding::TowardsZero, clamp, (-2_147_483_648.0, 2_147_483_520.0)),
+        (T::Int32, T::UInt8, ne, clamp, (0.0, 255.0)),
+        (T::UInt8, T::Float64, ne, None, (0.0, 255.0)),
+        (T::Float32, T::Float16, ne, None, (-65504.0, 65504.0)),
+        (T::Float64, T::Float16, ne, None, (-65504.0, 65504.0)),
+    ];
+    for (src, dst, r, oor, range) in cases {
+        let datas: &[(&str, f64)] =
+            if oor.is_some() { &[("in-range", 0.0), ("10pct-out", 0.1)] } else { &[("in-range", 0.0)] };
+        for &(data, beyond) in datas {
+            let v = values(n, range, beyond, &mut rng);
+            let (f64s, f32s) = (v.clone(), v.iter().map(|&x| x as f32).collect::<Vec<f32>>());
+            let i32s: Vec<i32> =
+                v.iter().map(|&x| (x.round() as i64).clamp(i32::MIN.into(), i32::MAX.into()) as i32).collect();
+            let u8s: Vec<u8> = v.iter().map(|&x| x as u8).collect();
+            let input: Vec<u8> = match src {
+                T::Float64 => bytemuck::cast_slice(&f64s).to_vec(),
+                T::Float32 => bytemuck::cast_slice(&f32s).to_vec(),
+                T::Int32 => bytemuck::cast_slice(&i32s).to_vec(),
+                _ => u8s.clone(),
+            };
+            let mut out = vec![0u8; n * dst.size()];
+            g.throughput(Throughput::Bytes((input.len() + out.len()) as u64));
+            let oor_name = oor.map_or("none", |x| x.as_str());
+            let pre = format!("{src}->{dst}/{r}/{oor_name}/{data}");
+            let plan = CastPlan::new(&CastConfig::new(dst).with_rounding(r).with_out_of_range(oor), src, None)
+                .expect("valid benchmark configuration");
+            for tier in [Tier::Avx2, Tier::Avx512] {
+                let Some(plan) = plan.clone().with_tier(tier) else { continue };
+                g.bench_function(format!("{pre}/cast-value-kernels-{tier}/{n}"), |b| {
+                    b.iter(|| plan.encode(black_box(&input), black_box(&mut out)))
+                });
+            }
+            let zr = zcv_rounding(r);
+            let zo = oor.map(|_| zcv::OutOfRangeMode::Clamp);
+            let id = |who: &str| format!("{pre}/{who}/{n}");
+            match (src, dst) {
+                (T::Float64, T::Float32) => {
+                    let cfg =
+                        zcv::FloatToFloatConfig::<f64, f32> { map_entries: vec![], rounding: zr, out_of_range: zo };
+                    let mut o = vec![0f32; n];
+                    g.bench_function(id("zarr-cast-value"), |b| {
+                        b.iter(|| zcv::convert_slice_float_to_float(black_box(&f64s), &mut o, &cfg))
+                    });
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::f64_f32(black_box(&f64s), &mut o) })
+                        });
+                    }
+                }
+                (T::Float64, T::UInt8) => {
+                    let cfg = zcv::FloatToIntConfig::<f64, u8> { map_entries: vec![], rounding: zr, out_of_range: zo };
+                    let mut o = vec![0u8; n];
+                    g.bench_function(id("zarr-cast-value"), |b| {
+                        b.iter(|| zcv::convert_slice_float_to_int(black_box(&f64s), &mut o, &cfg))
+                    });
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::f64_u8(black_box(&f64s), &mut o) })
+                        });
+                    }
+                }
+                (T::Float32, T::UInt8) => {
+                    let cfg = zcv::FloatToIntConfig::<f32, u8> { map_entries: vec![], rounding: zr, out_of_range: zo };
+                    let mut o = vec![0u8; n];
+                    g.bench_function(id("zarr-cast-value"), |b| {
+                        b.iter(|| zcv::convert_slice_float_to_int(black_box(&f32s), &mut o, &cfg))
+                    });
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::f32_u8(black_box(&f32s), &mut o) })
+                        });
+                    }
+                }
+                (T::Float32, T::Int16) => {
+                    let mut o = vec![0i16; n];
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::f32_i16(black_box(&f32s), &mut o) })
+                        });
+                    }
+                }
+                (T::Float64, T::Int32) => {
+                    let cfg = zcv::FloatToIntConfig::<f64, i32> { map_entries: vec![], rounding: zr, out_of_range: zo };
+                    let mut o = vec![0i32; n];
+                    g.bench_function(id("zarr-cast-value"), |b| {
+                        b.iter(|| zcv::convert_slice_float_to_int(black_box(&f64s), &mut o, &cfg))
+                    });
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::f64_i32(black_box(&f64s), &mut o) })
+                        });
+                    }
+                }
+                (T::Float32, T::Int32) => {
+                    let mut o = vec![0i32; n];
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::f32_i32_tz(black_box(&f32s), &mut o) })
+                        });
+                    }
+                }
+                (T::Int32, T::UInt8) => {
+                    let cfg = zcv::IntToIntConfig::<i32, u8> { map_entries: vec![], out_of_range: zo };
+                    let mut o = vec![0u8; n];
+                    g.bench_function(id("zarr-cast-value"), |b| {
+                        b.iter(|| zcv::convert_slice_int_to_int(black_box(&i32s), &mut o, &cfg))
+                    });
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::i32_u8(black_box(&i32s), &mut o) })
+                        });
+                    }
+                }
+                (T::UInt8, T::Float64) => {
+                    let cfg = zcv::IntToFloatConfig::<u8, f64> { map_entries: vec![], rounding: zr, out_of_range: zo };
+                    let mut o = vec![0f64; n];
+                    g.bench_function(id("zarr-cast-value"), |b| {
+                        b.iter(|| zcv::convert_slice_int_to_float(black_box(&u8s), &mut o, &cfg))
+                    });
+                    if avx2 {
+                        // SAFETY: AVX2 was detected.
+                        g.bench_function(id("hand-loop"), |b| {
+                            b.iter(|| unsafe { hand::u8_f64(black_box(&u8s), &mut o) })
+                        });
+                    }
+                }
+                (T::Float32, T::Float16) => {
+                    let mut o = vec![f16::ZERO; n];
+                    g.bench_function(id("half-slice"), |b| b.iter(|| o.convert_from_f32_slice(black_box(&f32s))));
+                }
+                (T::Float64, T::Float16) => {
+                    // (Rounds twice, through f32, on its F16C path: not the exact cast.)
+                    let mut o = vec![f16::ZERO; n];
+                    g.bench_function(id("half-slice"), |b| b.iter(|| o.convert_from_f64_slice(black_box(&f64s))));
+                }
+                _ => {}
+            }
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
