@@ -321,21 +321,19 @@ impl Zips {
         }
     }
 
-    /// Quads of four-byte-unit vectors interleaved by dwords: 64 eight-byte units.
+    /// Quads of four-byte-unit vectors interleaved by dwords: 64 eight-byte units, the
+    /// `k`th given to `put` as it is made (an array of eight would be copied with `memcpy`
+    /// in a build for size).
     #[inline(always)]
-    fn dwords(&self, a: [__m512i; 4], b: [__m512i; 4]) -> [__m512i; 8] {
+    fn dwords(&self, a: [__m512i; 4], b: [__m512i; 4], mut put: impl FnMut(usize, __m512i)) {
         // SAFETY: `self._cpu` proves the tier's features (see [`Avx512`]).
         unsafe {
             let [i, j] = self.dwords;
-            let mut out = [_mm512_setzero_si512(); 8];
             for k in 0..4 {
                 let (Some(&x), Some(&y)) = (a.get(k), b.get(k)) else { continue };
-                if let Some([lo, hi]) = out.get_mut(2 * k..2 * k + 2) {
-                    *lo = _mm512_permutex2var_epi32(x, i, y);
-                    *hi = _mm512_permutex2var_epi32(x, j, y);
-                }
+                put(2 * k, _mm512_permutex2var_epi32(x, i, y));
+                put(2 * k + 1, _mm512_permutex2var_epi32(x, j, y));
             }
-            out
         }
     }
 }
@@ -432,10 +430,7 @@ fn planes_body<const D: usize, const FAILS: bool>(
                 _ => {
                     let low = zips.words(zips.bytes(at(0), at(1)), zips.bytes(at(2), at(3)));
                     let high = zips.words(zips.bytes(at(4), at(5)), zips.bytes(at(6), at(7)));
-                    let o = zips.dwords(low, high);
-                    for (k, &v) in o.iter().enumerate() {
-                        put(k, v);
-                    }
+                    zips.dwords(low, high, put);
                 }
             }
             if FAILS {
