@@ -66,59 +66,30 @@ fn values(n: usize, (lo, hi): (f64, f64), beyond: f64, rng: &mut Rng) -> Vec<f64
 /// The hand-written loops: clamp, then the unchecked conversion, in AVX2 functions (the
 /// compiler vectorizes them); only called where AVX2 was detected.
 mod hand {
-    #[target_feature(enable = "avx2")]
-    pub fn f64_u8(src: &[f64], dst: &mut [u8]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            // SAFETY: clamped to 0..=255, and the inputs hold no NaN.
-            *d = unsafe { s.round_ties_even().clamp(0.0, 255.0).to_int_unchecked::<u8>() };
-        }
+    /// `$name(src, dst)`: each element through `$conv`, in an AVX2 function.
+    macro_rules! hand_loop {
+        ($name:ident, $from:ty, $to:ty, |$s:ident| $conv:expr) => {
+            #[target_feature(enable = "avx2")]
+            pub fn $name(src: &[$from], dst: &mut [$to]) {
+                for (d, &$s) in dst.iter_mut().zip(src) {
+                    *d = $conv;
+                }
+            }
+        };
     }
-    #[target_feature(enable = "avx2")]
-    pub fn f32_u8(src: &[f32], dst: &mut [u8]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            // SAFETY: as above.
-            *d = unsafe { s.round_ties_even().clamp(0.0, 255.0).to_int_unchecked::<u8>() };
-        }
-    }
-    #[target_feature(enable = "avx2")]
-    pub fn f32_i16(src: &[f32], dst: &mut [i16]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            // SAFETY: as above.
-            *d = unsafe { s.round_ties_even().clamp(-32768.0, 32767.0).to_int_unchecked::<i16>() };
-        }
-    }
-    #[target_feature(enable = "avx2")]
-    pub fn f64_i32(src: &[f64], dst: &mut [i32]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            // SAFETY: as above.
-            *d = unsafe { s.round_ties_even().clamp(-2_147_483_648.0, 2_147_483_647.0).to_int_unchecked::<i32>() };
-        }
-    }
-    #[target_feature(enable = "avx2")]
-    pub fn f32_i32_tz(src: &[f32], dst: &mut [i32]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            // SAFETY: as above (truncation is the conversion's own rounding).
-            *d = unsafe { s.clamp(-2_147_483_648.0, 2_147_483_520.0).to_int_unchecked::<i32>() };
-        }
-    }
-    #[target_feature(enable = "avx2")]
-    pub fn i32_u8(src: &[i32], dst: &mut [u8]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = s.clamp(0, 255) as u8;
-        }
-    }
-    #[target_feature(enable = "avx2")]
-    pub fn u8_f64(src: &[u8], dst: &mut [f64]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = f64::from(s);
-        }
-    }
-    #[target_feature(enable = "avx2")]
-    pub fn f64_f32(src: &[f64], dst: &mut [f32]) {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            *d = s as f32;
-        }
-    }
+    // SAFETY (each `to_int_unchecked`): the value is clamped to the target's range first, and
+    // the inputs hold no NaN.
+    hand_loop!(f64_u8, f64, u8, |s| unsafe { s.round_ties_even().clamp(0.0, 255.0).to_int_unchecked() });
+    hand_loop!(f32_u8, f32, u8, |s| unsafe { s.round_ties_even().clamp(0.0, 255.0).to_int_unchecked() });
+    hand_loop!(f32_i16, f32, i16, |s| unsafe { s.round_ties_even().clamp(-32768.0, 32767.0).to_int_unchecked() });
+    hand_loop!(f64_i32, f64, i32, |s| unsafe {
+        s.round_ties_even().clamp(-2_147_483_648.0, 2_147_483_647.0).to_int_unchecked()
+    });
+    // Truncation is the conversion's own rounding.
+    hand_loop!(f32_i32_tz, f32, i32, |s| unsafe { s.clamp(-2_147_483_648.0, 2_147_483_520.0).to_int_unchecked() });
+    hand_loop!(i32_u8, i32, u8, |s| s.clamp(0, 255) as u8);
+    hand_loop!(u8_f64, u8, f64, |s| f64::from(s));
+    hand_loop!(f64_f32, f64, f32, |s| s as f32);
 }
 
 fn zcv_rounding(r: Rounding) -> zcv::RoundingMode {
