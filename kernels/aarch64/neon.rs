@@ -706,12 +706,25 @@ fn above(_cpu: Neon, x: uint32x4_t, limit: u32) -> uint32x4_t {
     unsafe { vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fff_ffff)), vdupq_n_u32(limit)) }
 }
 
-// float32 -> float16 nearest-even (`FCVTN`, subnormals included). Magnitudes from 65504 (the
-// float16 maximum) up, NaN and Inf go cold. 16 elements per step.
-entry!(f32_to_f16, f32_to_f16_body);
-#[target_feature(enable = "neon")]
-fn f32_to_f16_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    let cpu = Neon::new();
+/// Eight u16 lanes as sixteen bytes.
+#[inline(always)]
+fn u8s(_cpu: Neon, v: uint16x8_t) -> uint8x16_t {
+    // SAFETY: the `Neon` proves NEON (see [`Neon`]).
+    unsafe { vreinterpretq_u8_u16(v) }
+}
+
+/// The chunk loop of float32 -> a 16-bit float: `narrow` turns four float32 patterns into
+/// their four 16-bit results; lanes whose magnitude pattern is above `limit` go cold.
+/// 16 elements per step.
+#[inline(always)]
+fn f32_to_half_steps(
+    cpu: Neon,
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+    limit: u32,
+    narrow: impl Fn(uint32x4_t) -> uint16x4_t,
+) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
     steps(
         dir,
@@ -722,13 +735,11 @@ fn f32_to_f16_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
         #[inline(always)]
         |s, d| {
             let x = quads(cpu, s);
-            let [a, b, c, e] = array_map(
-                x,
-                #[inline(always)]
-                |v| fcvtn(cpu, vreinterpretq_f32_u32(v)),
-            );
-            store(cpu, d, vreinterpretq_u8_u16(vcombine_u16(a, b)));
-            store(cpu, d.get_mut(16..).unwrap_or(&mut []), vreinterpretq_u8_u16(vcombine_u16(c, e)));
+            let [a, b, c, e] = array_map(x, &narrow);
+            // SAFETY: the `Neon` proves NEON (see [`Neon`]).
+            let (ab, ce) = unsafe { (vcombine_u16(a, b), vcombine_u16(c, e)) };
+            store(cpu, d, u8s(cpu, ab));
+            store(cpu, d.get_mut(16..).unwrap_or(&mut []), u8s(cpu, ce));
             lane_bits(
                 cpu,
                 bytes_of(
@@ -736,7 +747,7 @@ fn f32_to_f16_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
                     array_map(
                         x,
                         #[inline(always)]
-                        |v| above(cpu, v, 0x477f_dfff),
+                        |v| above(cpu, v, limit),
                     ),
                 ),
             )
@@ -744,54 +755,50 @@ fn f32_to_f16_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
     )
 }
 
+// float32 -> float16 nearest-even (`FCVTN`, subnormals included). Magnitudes from 65504 (the
+// float16 maximum) up, NaN and Inf go cold.
+entry!(f32_to_f16, f32_to_f16_body);
+#[target_feature(enable = "neon")]
+fn f32_to_f16_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let cpu = Neon::new();
+    f32_to_half_steps(
+        cpu,
+        dir,
+        src,
+        dst,
+        0x477f_dfff,
+        #[inline(always)]
+        |v| fcvtn(cpu, vreinterpretq_f32_u32(v)),
+    )
+}
+
 // float32 -> bfloat16: integer rounding of the f32 pattern at bit 16 (a carry into the kept
 // half is exactly rounding the magnitude up, subnormals included). Nearest-even adds 0x7fff
 // plus the kept half's last bit, nearest-away 0x8000, the directed modes 0xffff on their
 // side of zero; `ADDHN` adds and keeps the high halves. Magnitudes that could round to Inf
-// (above 0x7f7f0000), NaN and Inf go cold. 16 elements per step.
+// (above 0x7f7f0000), NaN and Inf go cold.
 entry!(f32_to_bf16<const M: u8>, f32_to_bf16_body);
 #[target_feature(enable = "neon")]
 fn f32_to_bf16_body<const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let cpu = Neon::new();
-    let specials = lanes::SpecialMap::new(dir);
-    steps(
+    f32_to_half_steps(
+        cpu,
         dir,
         src,
         dst,
-        (4, 2),
-        specials.as_ref(),
+        0x7f7f_0000,
         #[inline(always)]
-        |s, d| {
-            let x = quads(cpu, s);
-            let [a, b, c, e] = array_map(
-                x,
-                #[inline(always)]
-                |v| {
-                    let neg = vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(v)));
-                    let ones = vdupq_n_u32(0xffff);
-                    let inc = match M {
-                        mode::NE => vaddq_u32(vdupq_n_u32(0x7fff), vandq_u32(vshrq_n_u32::<16>(v), vdupq_n_u32(1))),
-                        mode::NA => vdupq_n_u32(0x8000),
-                        mode::TZ => vdupq_n_u32(0),
-                        mode::TP => vbicq_u32(ones, neg),
-                        _ => vandq_u32(ones, neg),
-                    };
-                    vaddhn_u32(v, inc)
-                },
-            );
-            store(cpu, d, vreinterpretq_u8_u16(vcombine_u16(a, b)));
-            store(cpu, d.get_mut(16..).unwrap_or(&mut []), vreinterpretq_u8_u16(vcombine_u16(c, e)));
-            lane_bits(
-                cpu,
-                bytes_of(
-                    cpu,
-                    array_map(
-                        x,
-                        #[inline(always)]
-                        |v| above(cpu, v, 0x7f7f_0000),
-                    ),
-                ),
-            )
+        |v| {
+            let neg = vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(v)));
+            let ones = vdupq_n_u32(0xffff);
+            let inc = match M {
+                mode::NE => vaddq_u32(vdupq_n_u32(0x7fff), vandq_u32(vshrq_n_u32::<16>(v), vdupq_n_u32(1))),
+                mode::NA => vdupq_n_u32(0x8000),
+                mode::TZ => vdupq_n_u32(0),
+                mode::TP => vbicq_u32(ones, neg),
+                _ => vandq_u32(ones, neg),
+            };
+            vaddhn_u32(v, inc)
         },
     )
 }
