@@ -67,34 +67,52 @@ pub(crate) const fn hot<F>(f: F) -> F {
     f
 }
 
-/// `[f(0), f(1), .., f(N - 1)]` (`N` at least 1), every call of `f` inlined:
-/// `core::array::from_fn` and `[T; N]::map` leave theirs to the inliner's cost model, which
-/// kept them out of line at `opt-level = "s"`. Nothing here can panic.
+/// `f(0), f(1), .., f(n - 1)`, written out up to `n` = 8, every call of `f` inlined. The
+/// counts of a step's inner loops are known when the kernel is compiled, and LLVM unrolls
+/// such a loop at `opt-level = 3` but not at `"s"`, where it kept the loop and the step's
+/// vector arrays in memory; written out, the arrays become registers in every profile.
+/// Counts above 8 continue in a loop.
+#[inline(always)]
+pub(crate) fn unrolled(n: usize, mut f: impl FnMut(usize)) {
+    macro_rules! calls {
+        ($($i:literal)*) => { $( if $i < n { f($i) } )* };
+    }
+    calls!(0 1 2 3 4 5 6 7);
+    let mut i = 8;
+    while i < n {
+        f(i);
+        i += 1;
+    }
+}
+
+/// `[f(0), f(1), .., f(N - 1)]` (`N` at least 1), written out as [`unrolled`]:
+/// `core::array::from_fn` and `[T; N]::map` leave their calls to the inliner's cost model,
+/// which kept them out of line at `opt-level = "s"`. Nothing here can panic.
 #[inline(always)]
 pub(crate) fn array_fn<T: Copy, const N: usize>(mut f: impl FnMut(usize) -> T) -> [T; N] {
     let mut out = [f(0); N];
-    let mut i = 1;
-    while i < N {
-        if let Some(o) = out.get_mut(i) {
-            *o = f(i);
-        }
-        i += 1;
-    }
+    unrolled(
+        N,
+        #[inline(always)]
+        |i| {
+            if let (true, Some(o)) = (i > 0, out.get_mut(i)) {
+                *o = f(i);
+            }
+        },
+    );
     out
 }
 
 /// `a.map(f)` as [`array_fn`] builds it: every call of `f` inlined.
 #[inline(always)]
 pub(crate) fn array_map<T: Copy, U: Copy, const N: usize>(a: [T; N], mut f: impl FnMut(T) -> U) -> [U; N] {
-    let mut out = [f(a[0]); N];
-    let mut i = 1;
-    while i < N {
-        if let (Some(o), Some(&x)) = (out.get_mut(i), a.get(i)) {
-            *o = f(x);
-        }
-        i += 1;
-    }
-    out
+    array_fn(
+        #[inline(always)]
+        |i| match a.get(i) {
+            Some(&x) => f(x),
+            None => f(a[0]),
+        },
+    )
 }
 
 /// The target triple this crate was built for (tests and tools print it with the tier).

@@ -20,7 +20,7 @@ use crate::error::ElementError;
 use crate::kernels::dispatch;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code, sym};
 use crate::kernels::x86_64_byte_rows::{affine_cold, cold_form, plus_form, slots, Affine16, NibbleSums};
-use crate::kernels::{array_fn, array_map, hot, KernelFn};
+use crate::kernels::{array_fn, array_map, hot, unrolled, KernelFn};
 use crate::plan::Direction;
 use core::arch::x86_64::*;
 
@@ -1123,20 +1123,25 @@ fn lanes16(cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
 
 /// One bit per 16-bit lane of two masks (lanes of `a`, then of `b`), after one test for none.
 #[inline(always)]
-fn lanes_words(_cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
+fn lanes_words(cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
         let any = _mm256_or_si256(a, b);
         if _mm256_testz_si256(any, any) != 0 {
             return 0;
         }
-        // Two mask bits per 16-bit lane: keep one.
-        let bits = hot(
-            #[inline(always)]
-            |m: __m256i| _pext_u32(_mm256_movemask_epi8(m) as u32, 0x5555_5555),
-        );
-        bits(a) | bits(b) << 16
+        word_signs(cpu, a, b)
     }
+}
+
+/// The sign bit of each 16-bit lane of `a` (bits 0-15) and `b` (bits 16-31): the signed pack
+/// keeps each word's sign in its byte. (Not `pext` of the byte mask: microcoded on AMD cores
+/// before Zen 3, some 250 cycles, which took float32 -> float16 with clamp from 0.84 of
+/// memcpy to 0.08 where lanes were flagged on the AMD EPYC, Zen 1.)
+#[inline(always)]
+fn word_signs(_cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe { _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(a, b))) as u32 }
 }
 
 /// One bit per 32-bit lane of four masks (in order), after one test for none at all.
@@ -1613,50 +1618,57 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
         |s, d| {
             let (Some(s), Some(d)) = (s.get(..N * 8), d.get_mut(..N * 4)) else { return u32::MAX };
             let mut high = [_mm256_setzero_si256(); 8];
-            for k in 0..4 {
-                // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned loads and
-                // stores of the k-th 64 and 32 bytes.
-                unsafe {
-                    let (a, b) = if S == src::F64 {
-                        (
-                            _mm256_loadu_pd(s.as_ptr().add(64 * k).cast()),
-                            _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast()),
-                        )
-                    } else {
-                        load8_pd_int::<S, true>(cpu, s.get(64 * k..).unwrap_or(&[]))
-                    };
-                    let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
-                    let h =
-                        [_mm256_and_si256(_mm256_castpd_si256(a), top), _mm256_and_si256(_mm256_castpd_si256(b), top)];
-                    if let Some(o) = high.get_mut(2 * k) {
-                        *o = h[0];
-                    }
-                    if let Some(o) = high.get_mut(2 * k + 1) {
-                        *o = h[1];
-                    }
-                    let y = match M {
-                        mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
-                        mode::TZ => towards_zero_ps(cpu, a, b),
-                        mode::NA => {
-                            // The last mantissa bit set (not on zeros and f64 subnormals, which
-                            // convert to zero either way: no subnormal operand).
-                            let away = hot(
-                                #[inline(always)]
-                                |x: __m256d, h: __m256i| {
-                                    let normal = _mm256_min_epu32(_mm256_srli_epi64::<52>(h), _mm256_set1_epi64x(1));
-                                    _mm256_cvtpd_ps(_mm256_castsi256_pd(_mm256_or_si256(
-                                        _mm256_castpd_si256(x),
-                                        normal,
-                                    )))
-                                },
-                            );
-                            _mm256_set_m128(away(b, h[1]), away(a, h[0]))
+            unrolled(
+                4,
+                #[inline(always)]
+                |k| {
+                    // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned loads and
+                    // stores of the k-th 64 and 32 bytes.
+                    unsafe {
+                        let (a, b) = if S == src::F64 {
+                            (
+                                _mm256_loadu_pd(s.as_ptr().add(64 * k).cast()),
+                                _mm256_loadu_pd(s.as_ptr().add(64 * k + 32).cast()),
+                            )
+                        } else {
+                            load8_pd_int::<S, true>(cpu, s.get(64 * k..).unwrap_or(&[]))
+                        };
+                        let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+                        let h = [
+                            _mm256_and_si256(_mm256_castpd_si256(a), top),
+                            _mm256_and_si256(_mm256_castpd_si256(b), top),
+                        ];
+                        if let Some(o) = high.get_mut(2 * k) {
+                            *o = h[0];
                         }
-                        _ => _mm256_set_m128(scaled_round::<M>(cpu, b), scaled_round::<M>(cpu, a)),
-                    };
-                    _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), y);
-                }
-            }
+                        if let Some(o) = high.get_mut(2 * k + 1) {
+                            *o = h[1];
+                        }
+                        let y = match M {
+                            mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
+                            mode::TZ => towards_zero_ps(cpu, a, b),
+                            mode::NA => {
+                                // The last mantissa bit set (not on zeros and f64 subnormals, which
+                                // convert to zero either way: no subnormal operand).
+                                let away = hot(
+                                    #[inline(always)]
+                                    |x: __m256d, h: __m256i| {
+                                        let normal =
+                                            _mm256_min_epu32(_mm256_srli_epi64::<52>(h), _mm256_set1_epi64x(1));
+                                        _mm256_cvtpd_ps(_mm256_castsi256_pd(_mm256_or_si256(
+                                            _mm256_castpd_si256(x),
+                                            normal,
+                                        )))
+                                    },
+                                );
+                                _mm256_set_m128(away(b, h[1]), away(a, h[0]))
+                            }
+                            _ => _mm256_set_m128(scaled_round::<M>(cpu, b), scaled_round::<M>(cpu, a)),
+                        };
+                        _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), y);
+                    }
+                },
+            );
             let [h0, h1, h2, h3, h4, h5, h6, h7] = high;
             let most = _mm256_max_epi32(
                 _mm256_max_epi32(_mm256_max_epi32(h0, h1), _mm256_max_epi32(h2, h3)),
@@ -1862,17 +1874,21 @@ fn half_to_f32_body<const S: u8, const SUB: bool>(
             let Some(d) = d.get_mut(..N * 4) else { return u32::MAX };
             let lanes = f32_lanes::<S, 4>(cpu, s, &mini);
             let mut special = [_mm256_setzero_si256(); 4];
-            for k in 0..4 {
-                let (Some(&x), Some(m)) = (lanes.get(k), special.get_mut(k)) else { break };
-                *m = special_ps(cpu, x);
-                // (Substituted lanes are no longer flagged: the mask is zero without a substitute.)
-                let x = if SUB { sub.apply_at(x, *m) } else { x };
-                // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
-                unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
-                if SUB {
-                    *m = _mm256_andnot_si256(sub.on, *m);
-                }
-            }
+            unrolled(
+                4,
+                #[inline(always)]
+                |k| {
+                    let (Some(&x), Some(m)) = (lanes.get(k), special.get_mut(k)) else { return };
+                    *m = special_ps(cpu, x);
+                    // (Substituted lanes are no longer flagged: the mask is zero without a substitute.)
+                    let x = if SUB { sub.apply_at(x, *m) } else { x };
+                    // SAFETY: `d` holds 128 bytes (checked above); an unaligned store of the k-th 32.
+                    unsafe { _mm256_storeu_ps(d.as_mut_ptr().add(32 * k).cast(), x) };
+                    if SUB {
+                        *m = _mm256_andnot_si256(sub.on, *m);
+                    }
+                },
+            );
             lanes32(cpu, special)
         },
     )
@@ -2714,6 +2730,23 @@ fn dwords<const HI: bool>(_cpu: Avx2, a: __m256i, b: __m256i) -> __m256i {
     }
 }
 
+/// The first 64 bytes of `s` as two vectors (unaligned loads); `None` if `s` is shorter.
+#[inline(always)]
+fn load64(_cpu: Avx2, s: &[u8]) -> Option<(__m256i, __m256i)> {
+    let s = s.get(..64)?;
+    // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads. The `Avx2` proves
+    // the tier's features.
+    Some(unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) })
+}
+
+/// [`load64`] as two vectors of four float64.
+#[inline(always)]
+fn load64_pd(_cpu: Avx2, s: &[u8]) -> Option<(__m256d, __m256d)> {
+    let s = s.get(..64)?;
+    // SAFETY: as in [`load64`].
+    Some(unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) })
+}
+
 /// Store eight i32 lanes as `D`-byte integers (their low bits: the values are in the
 /// target's range or already reduced modulo 2^(8D)).
 #[inline(always)]
@@ -2935,9 +2968,12 @@ fn beyond_i32_ps<const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, u32
     }
 }
 
-/// [`beyond_i32_ps`] for the eight f64 lanes `a`, `b` ([`to_i32`]): wrap rounds in mode `M`
-/// (exact: an integer of f64) and reduces modulo 2^32 in f64, `r - 2^32 floor(r / 2^32)`,
-/// every step exact, then into i32's range.
+/// [`beyond_i32_ps`] for the eight f64 lanes `a`, `b` ([`to_i32`]). Wrap rounds in mode `M`
+/// (exact: an integer of f64); below 2^51 in magnitude, adding 1.5 * 2^52 puts the integer
+/// in the low mantissa bits as two's complement (the sum lies in [2^52, 2^53], where the
+/// spacing is 1, so the add is exact, and in nearest-even it is the rounding itself), whose
+/// low 32 bits are the wrap. A step with a larger magnitude reduces modulo 2^32 in f64,
+/// `r - 2^32 floor(r / 2^32)`, every step exact, then into i32's range.
 #[inline(always)]
 fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b: __m256d) -> (__m256i, u32) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
@@ -2963,7 +2999,24 @@ fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b:
                     _mm256_cvtpd_epi32(m)
                 },
             );
-            _mm256_blendv_epi8(v, _mm256_set_m128i(wrap(b), wrap(a)), indefinite)
+            let huge = _mm256_cmpgt_epi32(
+                _mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)),
+                _mm256_set1_epi32(0x4320_0000 - 1),
+            );
+            let low = if _mm256_testz_si256(huge, huge) != 0 {
+                let magic = _mm256_set1_pd(6_755_399_441_055_744.0);
+                let plus = hot(
+                    #[inline(always)]
+                    |x: __m256d| {
+                        let r = if M == mode::NE { x } else { round_pd::<M>(cpu, x) };
+                        _mm256_castpd_si256(_mm256_add_pd(r, magic))
+                    },
+                );
+                dwords::<false>(cpu, plus(a), plus(b))
+            } else {
+                _mm256_set_m128i(wrap(b), wrap(a))
+            };
+            _mm256_blendv_epi8(v, low, indefinite)
         };
         (v, lanes8(cpu, special))
     }
@@ -3023,35 +3076,51 @@ fn f32_lanes<const S: u8, const K: usize>(cpu: Avx2, s: &[u8], mini: &Mini) -> [
             put(2, c);
             put(3, e);
         } else if S == src::MINI {
-            for j in 0..K / 2 {
-                let [a, b] = mini.decode(s.get(16 * j..).unwrap_or(&[]));
-                put(2 * j, a);
-                put(2 * j + 1, b);
-            }
+            unrolled(
+                K / 2,
+                #[inline(always)]
+                |j| {
+                    let [a, b] = mini.decode(s.get(16 * j..).unwrap_or(&[]));
+                    put(2 * j, a);
+                    put(2 * j + 1, b);
+                },
+            );
         } else if S == src::BF16 {
             // Sixteen at a time: with the 64-bit blocks in the order 0, 2, 1, 3, the in-lane
             // unpacks under zeros give elements 0..8 and 8..16 as f32 (three ops, not four).
-            for j in 0..K / 2 {
-                let Some(b) = s.get(32 * j..32 * j + 32) else { break };
-                // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
-                let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_loadu_si256(b.as_ptr().cast()));
-                let z = _mm256_setzero_si256();
-                put(2 * j, _mm256_castsi256_ps(_mm256_unpacklo_epi16(z, v)));
-                put(2 * j + 1, _mm256_castsi256_ps(_mm256_unpackhi_epi16(z, v)));
-            }
+            unrolled(
+                K / 2,
+                #[inline(always)]
+                |j| {
+                    let Some(b) = s.get(32 * j..32 * j + 32) else { return };
+                    // SAFETY: `b` holds 32 bytes (checked just above); an unaligned load.
+                    let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_loadu_si256(b.as_ptr().cast()));
+                    let z = _mm256_setzero_si256();
+                    put(2 * j, _mm256_castsi256_ps(_mm256_unpacklo_epi16(z, v)));
+                    put(2 * j + 1, _mm256_castsi256_ps(_mm256_unpackhi_epi16(z, v)));
+                },
+            );
         } else if S == src::E5FNUZ {
             // Sixteen lanes per op on the way to float16.
-            for j in 0..K / 2 {
-                let Some(b) = s.get(16 * j..16 * j + 16) else { break };
-                // SAFETY: `b` holds 16 bytes (checked just above); an unaligned load.
-                let h = e5fnuz_halves::<true>(cpu, _mm256_cvtepu8_epi16(_mm_loadu_si128(b.as_ptr().cast())));
-                put(2 * j, _mm256_cvtph_ps(_mm256_castsi256_si128(h)));
-                put(2 * j + 1, _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)));
-            }
+            unrolled(
+                K / 2,
+                #[inline(always)]
+                |j| {
+                    let Some(b) = s.get(16 * j..16 * j + 16) else { return };
+                    // SAFETY: `b` holds 16 bytes (checked just above); an unaligned load.
+                    let h = e5fnuz_halves::<true>(cpu, _mm256_cvtepu8_epi16(_mm_loadu_si128(b.as_ptr().cast())));
+                    put(2 * j, _mm256_cvtph_ps(_mm256_castsi256_si128(h)));
+                    put(2 * j + 1, _mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)));
+                },
+            );
         } else {
-            for k in 0..K {
-                put(k, load8::<S>(cpu, s.get(8 * ss * k..).unwrap_or(&[])));
-            }
+            unrolled(
+                K,
+                #[inline(always)]
+                |k| {
+                    put(k, load8::<S>(cpu, s.get(8 * ss * k..).unwrap_or(&[])));
+                },
+            );
         }
         out
     }
@@ -3460,10 +3529,7 @@ mod wide {
             (8, 4),
             #[inline(always)]
             |s, d| {
-                let Some(s) = s.get(..64) else { return u32::MAX };
-                // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-                let (a, b) =
-                    unsafe { (_mm256_loadu_pd(s.as_ptr().cast()), _mm256_loadu_pd(s.as_ptr().add(32).cast())) };
+                let Some((a, b)) = load64_pd(cpu, s) else { return u32::MAX };
                 // Four lanes: (integers, lanes that need the scalar reference as a 4-bit mask).
                 let conv = hot(
                     #[inline(always)]
@@ -3864,10 +3930,7 @@ mod mini {
             2,
             #[inline(always)]
             |s, d| {
-                let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
-                // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-                let (xa, xb) =
-                    unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
+                let (Some((xa, xb)), Some(d)) = (load64(cpu, s), d.get_mut(..N)) else { return u32::MAX };
                 let (xa, xb) = if SUB { (sub.apply16(xa), sub.apply16(xb)) } else { (xa, xb) };
                 // Codes below 2^12: the unsigned-saturating pack is exact up to 255, which is above
                 // every limit. Bytes in the order a0..8, b0..8, a8..16, b8..16.
@@ -4052,6 +4115,7 @@ mod mini {
         src: &[u8],
         dst: &mut [u8],
     ) -> Result<(), ElementError> {
+        let cpu = Avx2::new();
         const N: usize = 32;
         let inc = _mm256_set1_epi16(match M {
             mode::NE | mode::NA => 0x40,
@@ -4087,10 +4151,7 @@ mod mini {
             (2, 1),
             #[inline(always)]
             |s, d| {
-                let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..N)) else { return u32::MAX };
-                // SAFETY: `s` holds 64 bytes (checked just above); unaligned loads.
-                let (xa, xb) =
-                    unsafe { (_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())) };
+                let (Some((xa, xb)), Some(d)) = (load64(cpu, s), d.get_mut(..N)) else { return u32::MAX };
                 let ((a, ca), (b, cb)) = (conv(xa), conv(xb));
                 // Codes up to 0x100 (and the sums' wrap, below 0x80 for negative lanes), saturated
                 // to bytes; in the order a0..8, b0..8, a8..16, b8..16 before the permute.
@@ -4259,32 +4320,44 @@ fn byte_int_body<const U8: bool, const DS: usize, const R: u8>(
                 match DS {
                     1 => _mm256_storeu_si256(q.cast(), v),
                     2 => {
-                        for k in 0..2 {
-                            let h = half(k as i32);
-                            let w = if U8 { _mm256_cvtepu8_epi16(h) } else { _mm256_cvtepi8_epi16(h) };
-                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                        }
+                        unrolled(
+                            2,
+                            #[inline(always)]
+                            |k| {
+                                let h = half(k as i32);
+                                let w = if U8 { _mm256_cvtepu8_epi16(h) } else { _mm256_cvtepi8_epi16(h) };
+                                _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                            },
+                        );
                     }
                     4 => {
-                        for k in 0..4 {
-                            let h = half((k / 2) as i32);
-                            let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
-                            let w = if U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) };
-                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                        }
+                        unrolled(
+                            4,
+                            #[inline(always)]
+                            |k| {
+                                let h = half((k / 2) as i32);
+                                let h = if k % 2 == 0 { h } else { _mm_srli_si128::<8>(h) };
+                                let w = if U8 { _mm256_cvtepu8_epi32(h) } else { _mm256_cvtepi8_epi32(h) };
+                                _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                            },
+                        );
                     }
                     _ => {
-                        for k in 0..8 {
-                            let h = half((k / 4) as i32);
-                            let h = match k % 4 {
-                                0 => h,
-                                1 => _mm_srli_si128::<4>(h),
-                                2 => _mm_srli_si128::<8>(h),
-                                _ => _mm_srli_si128::<12>(h),
-                            };
-                            let w = if U8 { _mm256_cvtepu8_epi64(h) } else { _mm256_cvtepi8_epi64(h) };
-                            _mm256_storeu_si256(q.add(32 * k).cast(), w);
-                        }
+                        unrolled(
+                            8,
+                            #[inline(always)]
+                            |k| {
+                                let h = half((k / 4) as i32);
+                                let h = match k % 4 {
+                                    0 => h,
+                                    1 => _mm_srli_si128::<4>(h),
+                                    2 => _mm_srli_si128::<8>(h),
+                                    _ => _mm_srli_si128::<12>(h),
+                                };
+                                let w = if U8 { _mm256_cvtepu8_epi64(h) } else { _mm256_cvtepi8_epi64(h) };
+                                _mm256_storeu_si256(q.add(32 * k).cast(), w);
+                            },
+                        );
                     }
                 }
             }
@@ -4518,26 +4591,30 @@ fn e8m0_to_int64_body<const M: u8, const R: u8>(
             // SAFETY: `s` holds 32 bytes (checked above); an unaligned load.
             let v = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
             let cold = e8m0_flags::<R>(cpu, &specials, v, limit8);
-            for k in 0..N / 4 {
-                let (Some(&[b0, b1, b2, b3]), Some(o)) = (s.get(4 * k..4 * k + 4), d.get_mut(32 * k..32 * k + 32))
-                else {
-                    break;
-                };
-                let w = u32::from_le_bytes([b0, b1, b2, b3]);
-                let b = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w as i32));
-                let mut i = _mm256_sllv_epi64(one, _mm256_sub_epi64(b, k127));
-                match M {
-                    // (Subtracting all ones adds one.)
-                    mode::NA => i = _mm256_sub_epi64(i, _mm256_cmpeq_epi64(b, half)),
-                    mode::TP => i = _mm256_sub_epi64(i, _mm256_cmpgt_epi64(k127, b)),
-                    _ => {}
-                }
-                if R == range::CLAMP {
-                    i = _mm256_blendv_epi8(i, top, _mm256_cmpgt_epi64(b, limit64));
-                }
-                // SAFETY: `o` holds 32 bytes (a chunk of `d`); an unaligned store.
-                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), i) };
-            }
+            unrolled(
+                N / 4,
+                #[inline(always)]
+                |k| {
+                    let (Some(&[b0, b1, b2, b3]), Some(o)) = (s.get(4 * k..4 * k + 4), d.get_mut(32 * k..32 * k + 32))
+                    else {
+                        return;
+                    };
+                    let w = u32::from_le_bytes([b0, b1, b2, b3]);
+                    let b = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w as i32));
+                    let mut i = _mm256_sllv_epi64(one, _mm256_sub_epi64(b, k127));
+                    match M {
+                        // (Subtracting all ones adds one.)
+                        mode::NA => i = _mm256_sub_epi64(i, _mm256_cmpeq_epi64(b, half)),
+                        mode::TP => i = _mm256_sub_epi64(i, _mm256_cmpgt_epi64(k127, b)),
+                        _ => {}
+                    }
+                    if R == range::CLAMP {
+                        i = _mm256_blendv_epi8(i, top, _mm256_cmpgt_epi64(b, limit64));
+                    }
+                    // SAFETY: `o` holds 32 bytes (a chunk of `d`); an unaligned store.
+                    unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), i) };
+                },
+            );
             cold
         },
     )
@@ -4549,6 +4626,7 @@ fn e8m0_to_int64_body<const M: u8, const R: u8>(
 entry!(sign16<const U: bool, const R: u8>, sign16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     const N: usize = 32;
     chunked::<N>(
         dir,
@@ -4557,9 +4635,8 @@ fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mu
         (2, 2),
         #[inline(always)]
         |s, d| {
-            let (Some(s), Some(d)) = (s.get(..2 * N), d.get_mut(..2 * N)) else { return u32::MAX };
-            // SAFETY: `s` and `d` hold 64 bytes (checked just above); unaligned loads and stores.
-            let x = unsafe { [_mm256_loadu_si256(s.as_ptr().cast()), _mm256_loadu_si256(s.as_ptr().add(32).cast())] };
+            let (Some((x0, x1)), Some(d)) = (load64(cpu, s), d.get_mut(..2 * N)) else { return u32::MAX };
+            let x = [x0, x1];
             let y = array_map(
                 x,
                 #[inline(always)]
@@ -4569,7 +4646,7 @@ fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mu
                     _ => v,
                 },
             );
-            // SAFETY: as above.
+            // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
             unsafe {
                 _mm256_storeu_si256(d.as_mut_ptr().cast(), y[0]);
                 _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), y[1]);
@@ -4579,12 +4656,8 @@ fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mu
             if R != range::ERROR || _mm256_testz_si256(_mm256_or_si256(a, b), high) != 0 {
                 return 0;
             }
-            // One bit per lane: the movemask bit of each lane's high byte.
-            let bits = hot(
-                #[inline(always)]
-                |v: __m256i| _pext_u32(_mm256_movemask_epi8(v) as u32, 0xaaaa_aaaa),
-            );
-            bits(a) | bits(b) << 16
+            // One bit per lane: its sign.
+            word_signs(cpu, a, b)
         },
     )
 }
@@ -4620,8 +4693,8 @@ fn int_pack_body<const SS: usize, const DS: usize, const SIGNED: bool, const U: 
         #[inline(always)]
         |x: __m256i| {
             let (vlo, vhi) = (_mm256_set1_epi16(lo as i16), _mm256_set1_epi16(hi as i16));
-            let m = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi16(vlo, x), _mm256_cmpgt_epi16(x, vhi)));
-            _pext_u32(m as u32, 0x5555_5555)
+            let m = _mm256_or_si256(_mm256_cmpgt_epi16(vlo, x), _mm256_cmpgt_epi16(x, vhi));
+            word_signs(cpu, m, _mm256_setzero_si256())
         },
     );
     // Whether two vectors of words (saturated from i32 where the source is wider) are all in
@@ -5074,6 +5147,7 @@ fn identity_float_body<const Z: usize, const EXP: u64>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
+    let cpu = Avx2::new();
     let n = 64 / Z;
     let e = match Z {
         2 => _mm256_set1_epi16(EXP as i16),
@@ -5086,7 +5160,7 @@ fn identity_float_body<const Z: usize, const EXP: u64>(
         |x: __m256i| {
             let m = _mm256_and_si256(x, e);
             match Z {
-                2 => _pext_u32(_mm256_movemask_epi8(_mm256_cmpeq_epi16(m, e)) as u32, 0x5555_5555),
+                2 => word_signs(cpu, _mm256_cmpeq_epi16(m, e), _mm256_setzero_si256()),
                 4 => _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(m, e))) as u32,
                 _ => _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, e))) as u32,
             }
@@ -5622,11 +5696,15 @@ fn look_up<const ROWS: usize>(_cpu: Avx2, t: &[__m256i; ROWS], i: __m256i) -> __
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
         let mut v = [_mm256_setzero_si256(); 4];
-        for k in 0..ROWS {
-            if let (Some(o), Some(&r)) = (v.get_mut(k), t.get(k)) {
-                *o = _mm256_shuffle_epi8(r, i);
-            }
-        }
+        unrolled(
+            ROWS,
+            #[inline(always)]
+            |k| {
+                if let (Some(o), Some(&r)) = (v.get_mut(k), t.get(k)) {
+                    *o = _mm256_shuffle_epi8(r, i);
+                }
+            },
+        );
         // Bit 4, then bit 5, of each byte moved to its bit 7, the one `vpblendvb` reads.
         let [a, b, c, e] = v;
         match ROWS {
@@ -5706,12 +5784,16 @@ fn store_planes<const D: usize>(_cpu: Avx2, d: &mut [u8], p: &[__m256i; D]) {
                 // Low and high dwords of each element, then qwords: quad k, unpacked with its
                 // high dwords, gives [4k, 4k+1 | 16+4k, 17+4k] and [4k+2, 4k+3 | 18+4k, 19+4k].
                 let (lo, hi) = (quads(0), quads(4));
-                for k in 0..4 {
-                    let (Some(&l), Some(&h)) = (lo.get(k), hi.get(k)) else { continue };
-                    let (a, b) = (_mm256_unpacklo_epi32(l, h), _mm256_unpackhi_epi32(l, h));
-                    put(k, _mm256_permute2x128_si256::<0x20>(a, b));
-                    put(4 + k, _mm256_permute2x128_si256::<0x31>(a, b));
-                }
+                unrolled(
+                    4,
+                    #[inline(always)]
+                    |k| {
+                        let (Some(&l), Some(&h)) = (lo.get(k), hi.get(k)) else { return };
+                        let (a, b) = (_mm256_unpacklo_epi32(l, h), _mm256_unpackhi_epi32(l, h));
+                        put(k, _mm256_permute2x128_si256::<0x20>(a, b));
+                        put(4 + k, _mm256_permute2x128_si256::<0x31>(a, b));
+                    },
+                );
             }
         }
     }
@@ -5815,225 +5897,153 @@ fn int32_to_f32_body<const U32: bool, const M: u8>(
         (4, 4),
         #[inline(always)]
         |s, d| {
-            for k in 0..N / 8 {
-                let (Some(i), Some(o)) = (s.get(32 * k..32 * k + 32), d.get_mut(32 * k..32 * k + 32)) else { break };
-                // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
-                let x = unsafe { _mm256_loadu_si256(i.as_ptr().cast()) };
-                let (f, e) = if U32 {
-                    let (f, e) = u32_round(cpu, x);
-                    (f, _mm256_cvtps_epi32(e))
-                } else {
-                    let f = _mm256_cvtepi32_ps(x);
-                    (f, _mm256_sub_epi32(x, _mm256_cvttps_epi32(f)))
-                };
-                let bits = _mm256_castps_si256(f);
-                // All ones where negative; +-1 is one pattern away from zero.
-                let sgn = if U32 { zero } else { _mm256_srai_epi32::<31>(bits) };
-                let bits = match M {
-                    mode::NE => bits,
-                    // Where the magnitude went up (`e * sign(x) < 0`): one pattern down.
-                    mode::TZ => _mm256_add_epi32(
-                        bits,
-                        _mm256_cmpgt_epi32(zero, _mm256_sub_epi32(_mm256_xor_si256(e, sgn), sgn)),
-                    ),
-                    // Where f < x: one value up; where f > x: one value down.
-                    mode::TP => {
-                        _mm256_add_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_or_si256(sgn, one)))
-                    }
-                    mode::TN => {
-                        _mm256_sub_epi32(bits, _mm256_and_si256(_mm256_cmpgt_epi32(zero, e), _mm256_or_si256(sgn, one)))
-                    }
-                    _ => {
-                        // Half an ulp of f's binade, 2^(E - 151) for an exponent field E >= 151
-                        // (below that every lane is exact, e = 0, and the count's wrap keeps
-                        // the half nonzero); the sign bit above the field drops out of the count.
-                        let count = _mm256_and_si256(
-                            _mm256_sub_epi32(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(151)),
-                            _mm256_set1_epi32(31),
-                        );
-                        let half = _mm256_sllv_epi32(one, count);
-                        let toward_zero = _mm256_sub_epi32(_mm256_xor_si256(half, sgn), sgn);
-                        _mm256_sub_epi32(bits, _mm256_cmpeq_epi32(e, toward_zero))
-                    }
-                };
-                // SAFETY: as above.
-                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), bits) };
-            }
+            unrolled(
+                N / 8,
+                #[inline(always)]
+                |k| {
+                    let (Some(i), Some(o)) = (s.get(32 * k..32 * k + 32), d.get_mut(32 * k..32 * k + 32)) else {
+                        return;
+                    };
+                    // SAFETY: `i` and `o` are 32 bytes each; unaligned load and store.
+                    let x = unsafe { _mm256_loadu_si256(i.as_ptr().cast()) };
+                    let (f, e) = if U32 {
+                        let (f, e) = u32_round(cpu, x);
+                        (f, _mm256_cvtps_epi32(e))
+                    } else {
+                        let f = _mm256_cvtepi32_ps(x);
+                        (f, _mm256_sub_epi32(x, _mm256_cvttps_epi32(f)))
+                    };
+                    let bits = _mm256_castps_si256(f);
+                    // All ones where negative; +-1 is one pattern away from zero.
+                    let sgn = if U32 { zero } else { _mm256_srai_epi32::<31>(bits) };
+                    let bits = match M {
+                        mode::NE => bits,
+                        // Where the magnitude went up (`e * sign(x) < 0`): one pattern down.
+                        mode::TZ => _mm256_add_epi32(
+                            bits,
+                            _mm256_cmpgt_epi32(zero, _mm256_sub_epi32(_mm256_xor_si256(e, sgn), sgn)),
+                        ),
+                        // Where f < x: one value up; where f > x: one value down.
+                        mode::TP => _mm256_add_epi32(
+                            bits,
+                            _mm256_and_si256(_mm256_cmpgt_epi32(e, zero), _mm256_or_si256(sgn, one)),
+                        ),
+                        mode::TN => _mm256_sub_epi32(
+                            bits,
+                            _mm256_and_si256(_mm256_cmpgt_epi32(zero, e), _mm256_or_si256(sgn, one)),
+                        ),
+                        _ => {
+                            // Half an ulp of f's binade, 2^(E - 151) for an exponent field E >= 151
+                            // (below that every lane is exact, e = 0, and the count's wrap keeps
+                            // the half nonzero); the sign bit above the field drops out of the count.
+                            let count = _mm256_and_si256(
+                                _mm256_sub_epi32(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(151)),
+                                _mm256_set1_epi32(31),
+                            );
+                            let half = _mm256_sllv_epi32(one, count);
+                            let toward_zero = _mm256_sub_epi32(_mm256_xor_si256(half, sgn), sgn);
+                            _mm256_sub_epi32(bits, _mm256_cmpeq_epi32(e, toward_zero))
+                        }
+                    };
+                    // SAFETY: as above.
+                    unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), bits) };
+                },
+            );
             0
         },
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{dispatch, is_mini, Mini};
-    use crate::{DataType, Decoded, Kind, ALL_DATA_TYPES};
-    use core::arch::x86_64::_mm256_storeu_ps;
+/// This tier's plan-time choices, open to the crate's own tests (`tests/kernel_choices.rs`):
+/// what no kernel's output shows, since every choice writes the same bytes. Not part of the
+/// API; free to change with the kernels.
+#[doc(hidden)]
+pub mod probes {
+    use super::{_mm256_storeu_ps, dispatch, is_mini, planes_fail, Mini};
+    use crate::dtype::{DataType, Format, Kind};
+    use crate::kernels::lanes::sym;
+    use crate::kernels::x86_64_byte_rows::{plus_form, slots};
+    use crate::plan::Direction;
 
-    /// The sample that picks a map plan's kernel: the substituting one where NaN/Inf are
-    /// 1% of the data or more (at random places or every 100th), the plain one at 0.1% or
-    /// none. (The tiers tests cannot see the choice: both kernels write the same bytes.)
-    #[test]
-    fn map_kernels_substitute_where_nan_and_inf_are_dense() {
-        extern crate std;
-        let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -f64::NAN];
-        for t in [DataType::Float32, DataType::Float64] {
-            let f = t.format();
-            // A special where the random word (or with `periodic` the index) is a multiple of
-            // `m` (none for 0).
-            // (2^20 elements: about 2,000 samples.)
-            let data = |periodic: bool, m: u64| {
-                let mut x = 0x2545_f491_4f6c_dd1du64;
-                (0..1u64 << 20)
-                    .flat_map(|i| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        let hit = m != 0 && if periodic { i.is_multiple_of(m) } else { x.is_multiple_of(m) };
-                        let v = if hit { specials[(x % 4) as usize] } else { i as f64 * 0.25 };
-                        match t {
-                            DataType::Float32 => (v as f32).to_ne_bytes().to_vec(),
-                            _ => v.to_ne_bytes().to_vec(),
-                        }
-                    })
-                    .collect::<std::vec::Vec<u8>>()
-            };
-            assert!(super::dense_specials(&data(false, 3), f), "{t}");
-            assert!(super::dense_specials(&data(false, 100), f), "{t}");
-            assert!(super::dense_specials(&data(true, 100), f), "{t}");
-            assert!(!super::dense_specials(&data(false, 1000), f), "{t}");
-            assert!(!super::dense_specials(&data(true, 1000), f), "{t}");
-            assert!(!super::dense_specials(&data(false, 0), f), "{t}");
-            assert!(!super::dense_specials(&[], f), "{t}");
+    /// Whether a map plan over this data takes the kernel that substitutes NaN/+-Inf lanes
+    /// (NaN/Inf dense in a sample of it) rather than the one that sends them to the reference.
+    pub fn dense_specials(src: &[u8], f: &Format) -> bool {
+        super::dense_specials(src, f)
+    }
+
+    /// The source value the plan put in NaN/+-Inf lanes when it was bound (see
+    /// `lanes::special_substitute`), if any.
+    pub fn bound_substitute(dir: &Direction) -> Option<u64> {
+        dir.lanes.as_ref().and_then(|l| l.substitute)
+    }
+
+    /// The form in which the byte-table kernel finds the plan's failing bytes: `NONE` (none
+    /// fails), `LOOKUP` (a looked-up plane of fails) or `FLAG` (bit 7 of the low plane).
+    pub fn planes_fail(dir: &Direction) -> Option<u8> {
+        Some(planes_fail::of(dir.lut.as_ref()?))
+    }
+    /// See [`planes_fail()`].
+    pub use super::planes_fail::{FLAG as FAIL_FLAG, LOOKUP as FAIL_LOOKUP, NONE as FAIL_NONE};
+
+    /// Every code of an 8-bit float with a sign and subnormals, decoded by the kernels'
+    /// byte-float decoder in the form `top` picks (with `top`: every such format; without:
+    /// the formats [`is_mini`] names). The f32 patterns, by code; `None` without AVX2 or for
+    /// another format.
+    pub fn byte_float_decoded(t: DataType, top: bool) -> Option<[u32; 256]> {
+        let f = t.format();
+        let takes = f.kind == Kind::Float && f.bits == 8 && f.has_sign && f.subnormals && (top || is_mini(t));
+        if !takes || !dispatch::has_avx2() {
+            return None;
         }
-    }
-
-    /// A map of NaN/+-Inf to one value has a substitute exactly where a finite float32 (or
-    /// float64) casts to that value by itself (then the kernels may put it in those lanes);
-    /// the plan finds it when it is bound.
-    #[test]
-    fn a_map_has_a_substitute_where_a_finite_source_value_casts_to_its_value() {
-        use crate::kernels::lanes::special_substitute;
-        use crate::{CastConfig, CastPlan, DataType as T, FillValue as V, OutOfRange, Rounding};
-        let sub_from = |from: T, to: T, map: &[(V, V)], r: Rounding, oor: Option<OutOfRange>| {
-            let cfg = CastConfig::new(to).with_rounding(r).with_out_of_range(oor).with_scalar_map(map, &[]);
-            let plan = CastPlan::new(&cfg, from, None).unwrap();
-            let found = special_substitute(plan.encoder());
-            assert_eq!(plan.encoder().lanes.as_ref().and_then(|l| l.substitute), found, "{from}->{to}");
-            found
-        };
-        let sub = |to: T, map: &[(V, V)], r: Rounding, oor: Option<OutOfRange>| sub_from(T::Float32, to, map, r, oor);
-        let all = |v| [(V::NaN, v), (V::Infinity, v), (V::NegInfinity, v)];
-        let ne = Rounding::NearestEven;
-        assert_eq!(sub(T::UInt8, &all(V::Int(200)), ne, None), Some(200f32.to_bits() as u64));
-        assert_eq!(sub(T::Int16, &all(V::Int(-300)), Rounding::TowardsZero, None), Some((-300f32).to_bits() as u64));
-        assert_eq!(sub(T::Float16, &all(V::Number("-0.0")), ne, None), Some(0x8000_0000));
-        assert_eq!(sub(T::Float16, &all(V::Number("1.5")), ne, None), Some(1.5f32.to_bits() as u64));
-        // No finite float32 is that value, or the map is not one value for all three.
-        assert_eq!(sub(T::Int32, &all(V::Int(16_777_217)), ne, None), None);
-        assert_eq!(sub(T::Float16, &all(V::Infinity), ne, None), None);
-        assert_eq!(sub(T::BFloat16, &all(V::NaN), ne, None), None);
-        let two = [(V::NaN, V::Int(1)), (V::Infinity, V::Int(1)), (V::NegInfinity, V::Int(2))];
-        assert_eq!(sub(T::Int8, &two, ne, None), None);
-        assert_eq!(sub(T::Int8, &[(V::NaN, V::Int(1)), (V::Infinity, V::Int(1))], ne, None), None);
-        assert_eq!(sub(T::Int8, &[], ne, None), None);
-        // float64 sources.
-        let clamp = Some(OutOfRange::Clamp);
-        assert_eq!(sub_from(T::Float64, T::Float32, &all(V::Number("1.5")), ne, clamp), Some(1.5f64.to_bits()));
-        let least = (-2_147_483_648f64).to_bits();
-        assert_eq!(sub_from(T::Float64, T::Int32, &all(V::Int(-2_147_483_648)), ne, clamp), Some(least));
-        assert_eq!(sub_from(T::Float64, T::Float32, &all(V::NaN), ne, clamp), None);
-    }
-
-    /// Tables of sources of 6 bits or less mark their failing bytes by bit 7 of the low plane
-    /// where every byte that casts leaves it clear, look up a plane of fails where not, and
-    /// test nothing where none fails.
-    #[test]
-    fn small_sources_flag_failing_bytes_where_bit_7_is_free() {
-        use super::planes_fail::{FLAG, LOOKUP, NONE};
-        use crate::{CastConfig, CastPlan, OutOfRange};
-        use DataType as T;
-        let form = |from: T, to: T, oor: Option<OutOfRange>| {
-            let plan = CastPlan::new(&CastConfig::new(to).with_out_of_range(oor), from, None).ok()?;
-            Some(super::planes_fail::of(plan.encoder().lut.as_ref()?))
-        };
-        // Negative values and those past 3 fail; 0..=3 stored in two bits.
-        assert_eq!(form(T::Float6E2M3FN, T::UInt2, None), Some(FLAG));
-        // Every value that casts is at most 28: seven bits.
-        assert_eq!(form(T::Float6E3M2FN, T::UInt8, None), Some(FLAG));
-        // float4's sign is bit 3 of its byte.
-        assert_eq!(form(T::Float6E3M2FN, T::Float4E2M1FN, None), Some(FLAG));
-        assert_eq!(form(T::UInt4, T::Int2, None), Some(FLAG));
-        // int2 is stored sign-extended: -1 and -2 set bit 7.
-        assert_eq!(form(T::Float6E3M2FN, T::Int2, None), Some(LOOKUP));
-        assert_eq!(form(T::Float4E2M1FN, T::Int2, None), Some(LOOKUP));
-        // Nothing fails: float8_e4m3fnuz holds every float6_e3m2fn value.
-        assert_eq!(form(T::Float6E3M2FN, T::Float8E4M3FNUZ, None), Some(NONE));
-        assert_eq!(form(T::Int4, T::Int8, None), Some(NONE));
-        assert_eq!(form(T::Float6E3M2FN, T::UInt2, Some(OutOfRange::Clamp)), Some(NONE));
-    }
-
-    /// The exact value of a finite code, as f32 (every 8-bit float value is one).
-    fn exact(t: DataType, b: u8) -> Option<f32> {
-        match t.format().decode_float(u64::from(b)) {
-            Decoded::Finite { neg, mant, exp } => {
-                let m = mant as f32 * pow2(exp);
-                Some(if neg { -m } else { m })
-            }
-            _ => None,
-        }
-    }
-
-    /// 2^e for the exponents of 8-bit floats (|e| < 64), by repeated doubling: exact.
-    fn pow2(e: i32) -> f32 {
-        let mut p = 1.0f32;
-        for _ in 0..e.unsigned_abs() {
-            p = if e < 0 { p / 2.0 } else { p * 2.0 };
-        }
-        p
-    }
-
-    /// Both 8-bit float decoders (the byte placement one, whether or not this CPU is one it is
-    /// chosen on, and the F16C one where it applies) give every finite code's exact value,
-    /// bit for bit, the sign of zero included.
-    #[test]
-    fn byte_float_decoders_give_every_finite_code_exactly() {
-        if !dispatch::has_avx2() {
-            return;
-        }
-        let codes: [u8; 256] = core::array::from_fn(|i| i as u8);
-        let mut checked = 0;
-        for &t in ALL_DATA_TYPES.iter() {
-            let f = t.format();
-            if f.kind != Kind::Float || f.bits != 8 || !f.has_sign || !f.subnormals {
-                continue;
-            }
-            for top in [true, false] {
-                if !top && !is_mini(t) {
-                    continue;
-                }
-                // SAFETY: the AVX2 tier's features are there (checked above).
-                let mut mini = unsafe { Mini::of(f) };
-                mini.top = top;
-                for (k, chunk) in codes.chunks(32).enumerate() {
-                    let lanes = mini.decode32(chunk);
-                    let mut got = [0f32; 32];
-                    for (j, x) in lanes.into_iter().enumerate() {
-                        // SAFETY: `got` holds 32 f32s; lane group j is elements 8j..8j+8.
-                        unsafe { _mm256_storeu_ps(got.as_mut_ptr().add(8 * j), x) };
-                    }
-                    for (i, g) in got.into_iter().enumerate() {
-                        let b = (32 * k + i) as u8;
-                        if let Some(want) = exact(t, b) {
-                            assert_eq!(g.to_bits(), want.to_bits(), "{t:?} code {b:#04x} (top: {top})");
-                            checked += 1;
-                        }
-                    }
+        // SAFETY: the AVX2 tier's features are there (checked just above).
+        let mut mini = unsafe { Mini::of(f) };
+        mini.top = top;
+        let mut out = [0u32; 256];
+        for (k, o) in out.chunks_exact_mut(32).enumerate() {
+            let codes: [u8; 32] = core::array::from_fn(|i| (32 * k + i) as u8);
+            for (lanes, o) in mini.decode32(&codes).into_iter().zip(o.chunks_exact_mut(8)) {
+                let mut got = [0f32; 8];
+                // SAFETY: `got` holds eight f32; the AVX2 tier's features are there.
+                unsafe { _mm256_storeu_ps(got.as_mut_ptr(), lanes) };
+                for (o, g) in o.iter_mut().zip(got) {
+                    *o = g.to_bits();
                 }
             }
         }
-        // Six formats by placement, five of them (the IEEE-like ones and e4m3's fnuz types)
-        // by F16C too.
-        assert!(checked > 2400, "{checked}");
+        Some(out)
+    }
+
+    /// A plan's table for the shuffle kernels, as the kernel picked for it sees it.
+    #[derive(Debug)]
+    pub struct ShuffleTable {
+        /// Its rows fit the slots of the kernel `select` runs it with.
+        pub fits: bool,
+        /// Its most rows in a half, and whether it is sums of two lookups.
+        pub rows: usize,
+        /// Whether its rows are nibble sums.
+        pub sums: bool,
+        /// Whether it keeps a `Plus` bit in bit 7 of its entries.
+        pub plus_in_bit7: bool,
+        /// Whether a kernel reads a `Plus` in bit 7 for its rule and cold form.
+        pub bit7_kernel: bool,
+        /// How its kernel flags cold bytes (`COLD_FLAG`: bit 7 of the entries).
+        pub cold_form: u8,
+    }
+    /// See [`ShuffleTable::cold_form`].
+    pub use super::cold_form::FLAG as COLD_FLAG;
+
+    /// The shuffle table of a plan between byte types, if it has one (found with AVX2).
+    pub fn shuffle_table(dir: &Direction) -> Option<ShuffleTable> {
+        let lut = dir.lut.as_ref()?;
+        let t = lut.shuffle_rows()?;
+        let abs = t.how != sym::NONE && lut.sign_rule().is_some_and(|r| r.abs);
+        Some(ShuffleTable {
+            fits: t.fits(slots(t.most(), t.sums.is_some())),
+            rows: t.most(),
+            sums: t.sums.is_some(),
+            plus_in_bit7: t.plus_form() == plus_form::BIT7,
+            bit7_kernel: plus_form::bit7_kernel(t.how, t.cold_form, abs),
+            cold_form: t.cold_form,
+        })
     }
 }

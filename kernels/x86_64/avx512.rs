@@ -21,7 +21,7 @@
 use crate::dtype::{DataType, Format, Kind};
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code};
-use crate::kernels::{array_fn, dispatch, hot, KernelFn};
+use crate::kernels::{array_fn, dispatch, hot, unrolled, KernelFn};
 use crate::plan::Direction;
 use core::arch::x86_64::*;
 
@@ -329,11 +329,15 @@ impl Zips {
         // SAFETY: `self._cpu` proves the tier's features (see [`Avx512`]).
         unsafe {
             let [i, j] = self.dwords;
-            for k in 0..4 {
-                let (Some(&x), Some(&y)) = (a.get(k), b.get(k)) else { continue };
-                put(2 * k, _mm512_permutex2var_epi32(x, i, y));
-                put(2 * k + 1, _mm512_permutex2var_epi32(x, j, y));
-            }
+            unrolled(
+                4,
+                #[inline(always)]
+                |k| {
+                    let (Some(&x), Some(&y)) = (a.get(k), b.get(k)) else { return };
+                    put(2 * k, _mm512_permutex2var_epi32(x, i, y));
+                    put(2 * k + 1, _mm512_permutex2var_epi32(x, j, y));
+                },
+            );
         }
     }
 }
@@ -487,23 +491,27 @@ fn int64_to_float_body<const U: bool, const D: usize, const R: i32>(
         #[inline(always)]
         |s, d| {
             let (Some(s), Some(d)) = (s.get(..256), d.get_mut(..32 * D)) else { return u64::MAX };
-            for k in 0..4 {
-                let (Some(x), Some(o)) = (s.get(64 * k..64 * k + 64), d.get_mut(8 * D * k..8 * D * (k + 1))) else {
-                    break;
-                };
-                // SAFETY: `x` is 64 bytes of the source chunk and `o` 8 * D bytes of the target
-                // chunk (whole chunks of the checked slices); unaligned loads and stores.
-                unsafe {
-                    let v = _mm512_loadu_si512(x.as_ptr().cast());
-                    if D == 8 {
-                        let f = if U { _mm512_cvt_roundepu64_pd::<R>(v) } else { _mm512_cvt_roundepi64_pd::<R>(v) };
-                        _mm512_storeu_pd(o.as_mut_ptr().cast(), f);
-                    } else {
-                        let f = if U { _mm512_cvt_roundepu64_ps::<R>(v) } else { _mm512_cvt_roundepi64_ps::<R>(v) };
-                        _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
+            unrolled(
+                4,
+                #[inline(always)]
+                |k| {
+                    let (Some(x), Some(o)) = (s.get(64 * k..64 * k + 64), d.get_mut(8 * D * k..8 * D * (k + 1))) else {
+                        return;
+                    };
+                    // SAFETY: `x` is 64 bytes of the source chunk and `o` 8 * D bytes of the target
+                    // chunk (whole chunks of the checked slices); unaligned loads and stores.
+                    unsafe {
+                        let v = _mm512_loadu_si512(x.as_ptr().cast());
+                        if D == 8 {
+                            let f = if U { _mm512_cvt_roundepu64_pd::<R>(v) } else { _mm512_cvt_roundepi64_pd::<R>(v) };
+                            _mm512_storeu_pd(o.as_mut_ptr().cast(), f);
+                        } else {
+                            let f = if U { _mm512_cvt_roundepu64_ps::<R>(v) } else { _mm512_cvt_roundepi64_ps::<R>(v) };
+                            _mm256_storeu_ps(o.as_mut_ptr().cast(), f);
+                        }
                     }
-                }
-            }
+                },
+            );
             0
         },
     )
@@ -537,45 +545,50 @@ fn int_to_half_body<const W: usize, const U: bool, const F16: bool, const M: u8>
         |s, d| {
             let (Some(s), Some(d)) = (s.get(..32 * W), d.get_mut(..64)) else { return u64::MAX };
             let mut flags = 0u64;
-            for k in 0..2 {
-                let (Some(x), Some(o)) = (s.get(16 * W * k..16 * W * (k + 1)), d.get_mut(32 * k..32 * k + 32)) else {
-                    break;
-                };
-                let (f, inexact) = ints_rz::<W, U>(cpu, x, !F16);
-                let h = if F16 {
-                    let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(_mm512_abs_ps(f), _mm512_set1_ps(65504.0));
-                    flags |= u64::from(big) << (16 * k);
-                    // F16C's immediate is the mode's rounding.
-                    match M {
-                        mode::TZ => _mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
-                        mode::TP => _mm512_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
-                        mode::TN => _mm512_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
-                        mode::NA => {
-                            let first = _mm512_and_si512(_mm512_srli_epi32::<12>(_mm512_castps_si512(f)), one);
-                            _mm256_add_epi16(_mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm512_cvtepi32_epi16(first))
-                        }
-                        _ => _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
-                    }
-                } else {
-                    let bits = _mm512_castps_si512(f);
-                    let bits = _mm512_mask_or_epi32(bits, inexact, bits, one);
-                    let neg = _mm512_srai_epi32::<31>(bits);
-                    let ones = _mm512_set1_epi32(0xffff);
-                    let inc = match M {
-                        mode::NE => _mm512_add_epi32(
-                            _mm512_set1_epi32(0x7fff),
-                            _mm512_and_si512(_mm512_srli_epi32::<16>(bits), one),
-                        ),
-                        mode::NA => _mm512_set1_epi32(0x8000),
-                        mode::TZ => _mm512_setzero_si512(),
-                        mode::TP => _mm512_andnot_si512(neg, ones),
-                        _ => _mm512_and_si512(neg, ones),
+            unrolled(
+                2,
+                #[inline(always)]
+                |k| {
+                    let (Some(x), Some(o)) = (s.get(16 * W * k..16 * W * (k + 1)), d.get_mut(32 * k..32 * k + 32))
+                    else {
+                        return;
                     };
-                    _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(_mm512_add_epi32(bits, inc)))
-                };
-                // SAFETY: `o` is 32 bytes of the target chunk; an unaligned store.
-                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), h) };
-            }
+                    let (f, inexact) = ints_rz::<W, U>(cpu, x, !F16);
+                    let h = if F16 {
+                        let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(_mm512_abs_ps(f), _mm512_set1_ps(65504.0));
+                        flags |= u64::from(big) << (16 * k);
+                        // F16C's immediate is the mode's rounding.
+                        match M {
+                            mode::TZ => _mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f),
+                            mode::TP => _mm512_cvtps_ph::<_MM_FROUND_TO_POS_INF>(f),
+                            mode::TN => _mm512_cvtps_ph::<_MM_FROUND_TO_NEG_INF>(f),
+                            mode::NA => {
+                                let first = _mm512_and_si512(_mm512_srli_epi32::<12>(_mm512_castps_si512(f)), one);
+                                _mm256_add_epi16(_mm512_cvtps_ph::<_MM_FROUND_TO_ZERO>(f), _mm512_cvtepi32_epi16(first))
+                            }
+                            _ => _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f),
+                        }
+                    } else {
+                        let bits = _mm512_castps_si512(f);
+                        let bits = _mm512_mask_or_epi32(bits, inexact, bits, one);
+                        let neg = _mm512_srai_epi32::<31>(bits);
+                        let ones = _mm512_set1_epi32(0xffff);
+                        let inc = match M {
+                            mode::NE => _mm512_add_epi32(
+                                _mm512_set1_epi32(0x7fff),
+                                _mm512_and_si512(_mm512_srli_epi32::<16>(bits), one),
+                            ),
+                            mode::NA => _mm512_set1_epi32(0x8000),
+                            mode::TZ => _mm512_setzero_si512(),
+                            mode::TP => _mm512_andnot_si512(neg, ones),
+                            _ => _mm512_and_si512(neg, ones),
+                        };
+                        _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(_mm512_add_epi32(bits, inc)))
+                    };
+                    // SAFETY: `o` is 32 bytes of the target chunk; an unaligned store.
+                    unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), h) };
+                },
+            );
             flags
         },
     )
@@ -654,61 +667,68 @@ fn to_int64_body<const S: u8, const U: bool, const M: u8>(
         |s, d| {
             let (Some(s), Some(d)) = (s.get(..32 * ss), d.get_mut(..256)) else { return u64::MAX };
             let mut flags = 0u64;
-            for k in 0..4 {
-                let (Some(x), Some(o)) = (s.get(8 * ss * k..8 * ss * (k + 1)), d.get_mut(64 * k..64 * k + 64)) else {
-                    break;
-                };
-                let p = x.as_ptr();
-                let (v, inside) = if S == src::F64 {
-                    // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
-                    let f = unsafe { _mm512_loadu_pd(p.cast()) };
-                    // `vrndscale`'s immediate: the rounding in bits 0-1, exceptions suppressed (bit 3).
-                    let r = match M {
-                        mode::NE => _mm512_roundscale_pd::<0x08>(f),
-                        mode::TN => _mm512_roundscale_pd::<0x09>(f),
-                        mode::TP => _mm512_roundscale_pd::<0x0a>(f),
-                        mode::TZ => _mm512_roundscale_pd::<0x0b>(f),
-                        _ => {
-                            let half = _mm512_set1_pd(0.49999999999999994);
-                            let signed = _mm512_or_pd(half, _mm512_and_pd(f, _mm512_set1_pd(-0.0)));
-                            _mm512_roundscale_pd::<0x0b>(_mm512_add_pd(f, signed))
-                        }
+            unrolled(
+                4,
+                #[inline(always)]
+                |k| {
+                    let (Some(x), Some(o)) = (s.get(8 * ss * k..8 * ss * (k + 1)), d.get_mut(64 * k..64 * k + 64))
+                    else {
+                        return;
                     };
-                    let inside = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(r, _mm512_set1_pd(lo))
-                        & _mm512_cmp_pd_mask::<_CMP_LT_OQ>(r, _mm512_set1_pd(top));
-                    let v = if U { _mm512_cvtt_roundpd_epu64::<SAE>(r) } else { _mm512_cvtt_roundpd_epi64::<SAE>(r) };
-                    (v, inside)
-                } else {
-                    // SAFETY: `x` is 8 * ss bytes of the source chunk; unaligned loads.
-                    let f = unsafe {
-                        if S == src::BF16 {
-                            _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(
-                                p.cast(),
-                            ))))
-                        } else {
-                            _mm256_loadu_ps(p.cast())
-                        }
+                    let p = x.as_ptr();
+                    let (v, inside) = if S == src::F64 {
+                        // SAFETY: `x` is 64 bytes of the source chunk; an unaligned load.
+                        let f = unsafe { _mm512_loadu_pd(p.cast()) };
+                        // `vrndscale`'s immediate: the rounding in bits 0-1, exceptions suppressed (bit 3).
+                        let r = match M {
+                            mode::NE => _mm512_roundscale_pd::<0x08>(f),
+                            mode::TN => _mm512_roundscale_pd::<0x09>(f),
+                            mode::TP => _mm512_roundscale_pd::<0x0a>(f),
+                            mode::TZ => _mm512_roundscale_pd::<0x0b>(f),
+                            _ => {
+                                let half = _mm512_set1_pd(0.49999999999999994);
+                                let signed = _mm512_or_pd(half, _mm512_and_pd(f, _mm512_set1_pd(-0.0)));
+                                _mm512_roundscale_pd::<0x0b>(_mm512_add_pd(f, signed))
+                            }
+                        };
+                        let inside = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(r, _mm512_set1_pd(lo))
+                            & _mm512_cmp_pd_mask::<_CMP_LT_OQ>(r, _mm512_set1_pd(top));
+                        let v =
+                            if U { _mm512_cvtt_roundpd_epu64::<SAE>(r) } else { _mm512_cvtt_roundpd_epi64::<SAE>(r) };
+                        (v, inside)
+                    } else {
+                        // SAFETY: `x` is 8 * ss bytes of the source chunk; unaligned loads.
+                        let f = unsafe {
+                            if S == src::BF16 {
+                                _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(
+                                    p.cast(),
+                                ))))
+                            } else {
+                                _mm256_loadu_ps(p.cast())
+                            }
+                        };
+                        let r = match M {
+                            mode::NE => _mm256_roundscale_ps::<0x08>(f),
+                            mode::TN => _mm256_roundscale_ps::<0x09>(f),
+                            mode::TP => _mm256_roundscale_ps::<0x0a>(f),
+                            mode::TZ => _mm256_roundscale_ps::<0x0b>(f),
+                            _ => {
+                                let half = _mm256_set1_ps(0.49999997);
+                                let signed = _mm256_or_ps(half, _mm256_and_ps(f, _mm256_set1_ps(-0.0)));
+                                _mm256_roundscale_ps::<0x0b>(_mm256_add_ps(f, signed))
+                            }
+                        };
+                        let inside = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(r, _mm256_set1_ps(lo as f32))
+                            & _mm256_cmp_ps_mask::<_CMP_LT_OQ>(r, _mm256_set1_ps(top as f32));
+                        let v =
+                            if U { _mm512_cvtt_roundps_epu64::<SAE>(r) } else { _mm512_cvtt_roundps_epi64::<SAE>(r) };
+                        (v, inside)
                     };
-                    let r = match M {
-                        mode::NE => _mm256_roundscale_ps::<0x08>(f),
-                        mode::TN => _mm256_roundscale_ps::<0x09>(f),
-                        mode::TP => _mm256_roundscale_ps::<0x0a>(f),
-                        mode::TZ => _mm256_roundscale_ps::<0x0b>(f),
-                        _ => {
-                            let half = _mm256_set1_ps(0.49999997);
-                            let signed = _mm256_or_ps(half, _mm256_and_ps(f, _mm256_set1_ps(-0.0)));
-                            _mm256_roundscale_ps::<0x0b>(_mm256_add_ps(f, signed))
-                        }
-                    };
-                    let inside = _mm256_cmp_ps_mask::<_CMP_GE_OQ>(r, _mm256_set1_ps(lo as f32))
-                        & _mm256_cmp_ps_mask::<_CMP_LT_OQ>(r, _mm256_set1_ps(top as f32));
-                    let v = if U { _mm512_cvtt_roundps_epu64::<SAE>(r) } else { _mm512_cvtt_roundps_epi64::<SAE>(r) };
-                    (v, inside)
-                };
-                flags |= u64::from(!inside) << (8 * k);
-                // SAFETY: `o` is 64 bytes of the target chunk; an unaligned store.
-                unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
-            }
+                    flags |= u64::from(!inside) << (8 * k);
+                    // SAFETY: `o` is 64 bytes of the target chunk; an unaligned store.
+                    unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), v) };
+                },
+            );
             flags
         },
     )
@@ -911,32 +931,5 @@ fn odd16(_cpu: Avx512, v: __m512i) -> __m256i {
         let sticky = _mm512_test_epi32_mask(v, _mm512_set1_epi32(0xffff));
         let h = _mm512_srli_epi32::<16>(v);
         _mm512_cvtepi32_epi16(_mm512_mask_or_epi32(h, sticky, h, _mm512_set1_epi32(1)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::kernels::dispatch;
-    use crate::{CastConfig, CastPlan, DataType as T};
-
-    /// On a core that runs AVX-512 in 256-bit halves, the byte float targets of the sources
-    /// made bfloat16 first are left to the AVX2 tier, while float16 and bfloat16 keep this
-    /// tier's kernel; elsewhere all of them take it.
-    #[test]
-    fn byte_floats_from_wide_sources_follow_the_halves_gate() {
-        if !dispatch::has_avx512() {
-            return;
-        }
-        let picked = |from: T| {
-            let plan = CastPlan::new(&CastConfig::new(T::Float8E4M3), from, None).ok()?;
-            Some(super::select(plan.encoder()).is_some())
-        };
-        let halves = dispatch::avx512_in_halves();
-        for from in [T::Float32, T::Float64, T::Int64, T::UInt64] {
-            assert_eq!(picked(from), Some(!halves), "{from}");
-        }
-        for from in [T::Float16, T::BFloat16] {
-            assert_eq!(picked(from), Some(true), "{from}");
-        }
     }
 }
