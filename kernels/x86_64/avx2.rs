@@ -1136,8 +1136,8 @@ fn lanes_words(cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
 
 /// The sign bit of each 16-bit lane of `a` (bits 0-15) and `b` (bits 16-31): the signed pack
 /// keeps each word's sign in its byte. (Not `pext` of the byte mask: microcoded on AMD cores
-/// before Zen 3, some 250 cycles, which took float32 -> float16 with clamp from 0.84 of
-/// memcpy to 0.08 where lanes were flagged on the AMD EPYC, Zen 1.)
+/// before Zen 3, its latency growing with the mask's set bits, so every flagged step
+/// stalled; see docs/benchmarks.md.)
 #[inline(always)]
 fn word_signs(_cpu: Avx2, a: __m256i, b: __m256i) -> u32 {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
