@@ -106,13 +106,17 @@ pub(crate) fn array_fn<T: Copy, const N: usize>(mut f: impl FnMut(usize) -> T) -
 /// `a.map(f)` as [`array_fn`] builds it: every call of `f` inlined.
 #[inline(always)]
 pub(crate) fn array_map<T: Copy, U: Copy, const N: usize>(a: [T; N], mut f: impl FnMut(T) -> U) -> [U; N] {
-    array_fn(
+    let mut out = [f(a[0]); N];
+    unrolled(
+        N,
         #[inline(always)]
-        |i| match a.get(i) {
-            Some(&x) => f(x),
-            None => f(a[0]),
+        |i| {
+            if let (true, Some(o), Some(&x)) = (i > 0, out.get_mut(i), a.get(i)) {
+                *o = f(x);
+            }
         },
-    )
+    );
+    out
 }
 
 /// The target triple this crate was built for (tests and tools print it with the tier).

@@ -4635,10 +4635,9 @@ fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mu
         (2, 2),
         #[inline(always)]
         |s, d| {
-            let (Some((x0, x1)), Some(d)) = (load64(cpu, s), d.get_mut(..2 * N)) else { return u32::MAX };
-            let x = [x0, x1];
+            let (Some((a, b)), Some(d)) = (load64(cpu, s), d.get_mut(..2 * N)) else { return u32::MAX };
             let y = array_map(
-                x,
+                [a, b],
                 #[inline(always)]
                 |v| match R {
                     range::CLAMP if U => _mm256_min_epu16(v, _mm256_set1_epi16(i16::MAX)),
@@ -4651,7 +4650,6 @@ fn sign16_body<const U: bool, const R: u8>(dir: &Direction, src: &[u8], dst: &mu
                 _mm256_storeu_si256(d.as_mut_ptr().cast(), y[0]);
                 _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), y[1]);
             }
-            let [a, b] = x;
             let high = _mm256_set1_epi16(i16::MIN);
             if R != range::ERROR || _mm256_testz_si256(_mm256_or_si256(a, b), high) != 0 {
                 return 0;
