@@ -686,14 +686,20 @@ fn far_out_of_range_floats_at_every_lane_position_with_clamp_and_wrap() {
             _ => u64::from((v as f32).to_bits()),
         };
         let ordinary: Vec<u64> = (0..n).map(|i| value((i % 7) as f64 * 1.25 - 3.0)).collect();
-        // (2^51 - 0.5 and 2^51 + 1: ties and odd integers at the edge of the kernels' fast
-        // float64 wrap, which adds 1.5 * 2^52 below 2^51.)
+        // (Around 2^51, ties, quarters and odd integers: the edge of the kernels' float64
+        // wrap that adds 1.5 * 2^52 below 2^51; ties and quarters between 2^31 and 2^51, which
+        // that add rounds.)
         let far = [
             2_147_483_648.0,
+            6_442_450_944.75,
+            1_099_511_627_776.5,
             1.0e10,
             1.0e30,
             65536.0 * 65536.0 * 255.5,
             2_251_799_813_685_247.5,
+            2_251_799_813_685_248.0 - 0.25,
+            2_251_799_813_685_248.0,
+            2_251_799_813_685_248.5,
             2_251_799_813_685_249.0,
             1.0e300,
             f64::MAX,

@@ -2946,9 +2946,9 @@ fn to_i32<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -
 /// positive `x` (a negative one's `i32::MIN` is the indefinite itself); wrap, the low 32
 /// bits of `x`, an integer there (|x| >= 2^31): its 24-bit significand shifted left by its
 /// exponent less 23 (a count of 32 or more gives 0), negated for a negative `x`. With the
-/// NaN/+-Inf lanes (one bit each), which the rules leave to the reference.
+/// NaN/+-Inf lanes (all ones), which the rules leave to the reference.
 #[inline(always)]
-fn beyond_i32_ps<const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, u32) {
+fn beyond_i32_ps<const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, __m256i) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
         let bits = _mm256_castps_si256(x);
@@ -2964,18 +2964,16 @@ fn beyond_i32_ps<const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, u32
             let low = _mm256_sub_epi32(_mm256_xor_si256(low, sign), sign);
             _mm256_blendv_epi8(v, low, indefinite)
         };
-        (v, lanes8(cpu, special_ps(cpu, x)))
+        (v, special_ps(cpu, x))
     }
 }
 
 /// [`beyond_i32_ps`] for the eight f64 lanes `a`, `b` ([`to_i32`]). Wrap rounds in mode `M`
-/// (exact: an integer of f64); below 2^51 in magnitude, adding 1.5 * 2^52 puts the integer
-/// in the low mantissa bits as two's complement (the sum lies in [2^52, 2^53], where the
-/// spacing is 1, so the add is exact, and in nearest-even it is the rounding itself), whose
-/// low 32 bits are the wrap. A step with a larger magnitude reduces modulo 2^32 in f64,
-/// `r - 2^32 floor(r / 2^32)`, every step exact, then into i32's range.
+/// (exact: an integer of f64) and reduces modulo 2^32 in f64, `r - 2^32 floor(r / 2^32)`,
+/// every step exact, then into i32's range; [`wrap_i32_pd`] is the cheaper form where every
+/// lane is below 2^51 in magnitude.
 #[inline(always)]
-fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b: __m256d) -> (__m256i, u32) {
+fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b: __m256d) -> (__m256i, __m256i) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
         let high = dwords::<true>(cpu, _mm256_castpd_si256(a), _mm256_castpd_si256(b));
@@ -2999,26 +2997,45 @@ fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b:
                     _mm256_cvtpd_epi32(m)
                 },
             );
-            let huge = _mm256_cmpgt_epi32(
-                _mm256_and_si256(high, _mm256_set1_epi32(i32::MAX)),
-                _mm256_set1_epi32(0x4320_0000 - 1),
-            );
-            let low = if _mm256_testz_si256(huge, huge) != 0 {
-                let magic = _mm256_set1_pd(6_755_399_441_055_744.0);
-                let plus = hot(
-                    #[inline(always)]
-                    |x: __m256d| {
-                        let r = if M == mode::NE { x } else { round_pd::<M>(cpu, x) };
-                        _mm256_castpd_si256(_mm256_add_pd(r, magic))
-                    },
-                );
-                dwords::<false>(cpu, plus(a), plus(b))
-            } else {
-                _mm256_set_m128i(wrap(b), wrap(a))
-            };
-            _mm256_blendv_epi8(v, low, indefinite)
+            _mm256_blendv_epi8(v, _mm256_set_m128i(wrap(b), wrap(a)), indefinite)
         };
-        (v, lanes8(cpu, special))
+        (v, special)
+    }
+}
+
+/// Eight float64 lanes of `s` rounded in mode `M`, as the low 32 bits of the integer (wrap's
+/// value, whatever the target): below 2^51 in magnitude, adding 1.5 * 2^52 puts the integer
+/// in the low mantissa bits as two's complement (the sum lies in [2^52, 2^53), where the
+/// spacing is 1: the add is exact for an r already rounded, and in nearest-even it is the
+/// rounding itself). With a mask that is all ones where
+/// every lane's sum stayed in [2^52, 2^53), which is where it holds (NaN, +-Inf and
+/// magnitudes from about 2^51 leave it). Nearest-even is the add's own
+/// rounding and nearest-away that of the lane with its last bit set ([`last_bit_pd`]).
+/// With `SUB`, NaN/+-Inf lanes are `sub`'s value first.
+#[inline(always)]
+fn wrap_i32_pd<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -> (__m256i, __m256i) {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let (a, b) = load8_pd::<{ src::F64 }>(cpu, s);
+        let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+        let sum = hot(
+            #[inline(always)]
+            |x: __m256d| {
+                let r = match M {
+                    mode::NE => x,
+                    mode::NA => last_bit_pd(cpu, x),
+                    _ => round_pd::<M>(cpu, x),
+                };
+                _mm256_castpd_si256(_mm256_add_pd(r, _mm256_set1_pd(6_755_399_441_055_744.0)))
+            },
+        );
+        let (a, b) = (sum(a), sum(b));
+        let field = _mm256_set1_epi64x(0x433);
+        let held = _mm256_and_si256(
+            _mm256_cmpeq_epi64(_mm256_srli_epi64::<52>(a), field),
+            _mm256_cmpeq_epi64(_mm256_srli_epi64::<52>(b), field),
+        );
+        (dwords::<false>(cpu, a, b), held)
     }
 }
 
@@ -3265,7 +3282,7 @@ mod f2i {
             && !matches!(T, tgt::U32 | tgt::I64 | tgt::U64);
         let fix = hot(
             #[inline(always)]
-            |k: usize, s: &[u8], pre: &[__m256; 4], v: __m256i| -> (__m256i, u32) {
+            |k: usize, s: &[u8], pre: &[__m256; 4], v: __m256i| -> (__m256i, __m256i) {
                 if S == src::F64 {
                     let (a, b) = load8_pd::<{ src::F64 }>(cpu, s.get(8 * ss * k..).unwrap_or(&[]));
                     let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
@@ -3309,13 +3326,13 @@ mod f2i {
                 }
             },
         );
-        let flags = hot(
+        // Whether four check words have no flagged lane (one test).
+        let clear = hot(
             #[inline(always)]
-            |w: [__m256i; 4]| {
+            |w: &[__m256i; 4]| {
                 if unchecked {
-                    return 0;
-                }
-                let none = if checked {
+                    true
+                } else if checked {
                     let any = _mm256_or_si256(_mm256_or_si256(w[0], w[1]), _mm256_or_si256(w[2], w[3]));
                     _mm256_testz_si256(any, outside) != 0
                 } else {
@@ -3327,8 +3344,13 @@ mod f2i {
                         _mm256_cmpeq_epi32(least, indefinite)
                     };
                     _mm256_testz_si256(m, m) != 0
-                };
-                if none {
+                }
+            },
+        );
+        let flags = hot(
+            #[inline(always)]
+            |w: [__m256i; 4]| {
+                if clear(&w) {
                     return 0;
                 }
                 let mut bits = 0;
@@ -3343,11 +3365,30 @@ mod f2i {
         let mask_low = R == range::WRAP && T != tgt::SUB;
         // Saturation to a signed range (the sub-byte types' values are in i8's already).
         let signed = !matches!(T, tgt::U8 | tgt::U16);
+        // float64 with wrap, a step with lanes beyond i32: every lane's value by
+        // [`wrap_i32_pd`] where it holds for all, else [`beyond_i32_pd`].
+        let by_sum = hot(
+            #[inline(always)]
+            |s: &[u8]| {
+                if S != src::F64 || R != range::WRAP {
+                    return None;
+                }
+                let lanes = hot(
+                    #[inline(always)]
+                    |k: usize| wrap_i32_pd::<M, SUB>(cpu, s.get(8 * ss * k..).unwrap_or(&[]), &sub),
+                );
+                let ((a, ha), (b, hb), (c, hc), (e, he)) = (lanes(0), lanes(1), lanes(2), lanes(3));
+                let held = _mm256_and_si256(_mm256_and_si256(ha, hb), _mm256_and_si256(hc, he));
+                let all = _mm256_testc_si256(held, _mm256_set1_epi32(-1)) != 0;
+                all.then_some([a, b, c, e])
+            },
+        );
         let step = hot(
             #[inline(always)]
             |s: &[u8], d: &mut [u8]| {
                 let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
-                let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(cpu, s, &mini) };
+                let pre =
+                    if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(cpu, s, &mini) };
                 let pre = if SUB {
                     let [a, b, c, e] = pre;
                     [sub.apply(a), sub.apply(b), sub.apply(c), sub.apply(e)]
@@ -3372,16 +3413,26 @@ mod f2i {
                         |x| _mm256_sub_epi32(x, vlo),
                     )) | special;
                 }
-                let mut flagged = flags([fa, fb, fc, fe]);
-                let (a, b, c, e) = if beyond && flagged != 0 {
-                    // Lanes beyond i32: the rule's values, in the lanes; NaN/+-Inf flagged.
+                let (a, b, c, e, flagged) = if !beyond {
+                    (a, b, c, e, flags([fa, fb, fc, fe]))
+                } else if clear(&[fa, fb, fc, fe]) {
+                    (a, b, c, e, 0)
+                } else if let Some([a, b, c, e]) = by_sum(s) {
+                    (conv(a).0, conv(b).0, conv(c).0, conv(e).0, 0)
+                } else {
+                    // Lanes beyond i32: the rule's values, in the lanes; NaN/+-Inf flagged,
+                    // per lane only if there are any.
                     let ((va, ka), (vb, kb), (vc, kc), (ve, ke)) =
                         (fix(0, s, &pre, v[0]), fix(1, s, &pre, v[1]), fix(2, s, &pre, v[2]), fix(3, s, &pre, v[3]));
-                    flagged = ka | kb << 8 | kc << 16 | ke << 24;
-                    (conv(va).0, conv(vb).0, conv(vc).0, conv(ve).0)
-                } else {
-                    (a, b, c, e)
+                    let any = _mm256_or_si256(_mm256_or_si256(ka, kb), _mm256_or_si256(kc, ke));
+                    let flagged = if _mm256_testz_si256(any, any) != 0 {
+                        0
+                    } else {
+                        lanes8(cpu, ka) | lanes8(cpu, kb) << 8 | lanes8(cpu, kc) << 16 | lanes8(cpu, ke) << 24
+                    };
+                    (conv(va).0, conv(vb).0, conv(vc).0, conv(ve).0, flagged)
                 };
+                let flagged = flagged | special;
                 let q = d.as_mut_ptr();
                 // SAFETY: `d` holds N * ds bytes (checked just above); unaligned stores inside it.
                 unsafe {
@@ -3408,7 +3459,7 @@ mod f2i {
                         _ => _mm256_storeu_si256(q.cast(), bytes_of(cpu, [a, b, c, e], signed, mask_low)),
                     }
                 }
-                flagged | special
+                flagged
             },
         );
         // Two halves per step for byte targets, not for float64 sources: measured 11% slower
