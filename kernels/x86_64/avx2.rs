@@ -1359,10 +1359,9 @@ pub(super) const GROUP: usize = 64;
 /// time, the tail by the reference; elements before `s` number `done`. Each group of up to
 /// [`GROUP`] steps keeps its flagged steps' lanes in `flags`, and they are resolved after the
 /// group, out of line ([`resolve_group`]: mapped NaN/Inf lanes written, the rest through
-/// the reference, in order): the step loop holds no call and no resolution code. With the
-/// resolution inlined into the step loop (session 28, for cheap map hits), the error rule's
-/// loops spilled and carried more state: integer pairs without a rule ran at x0.5-0.7 (Zen
-/// 4, 2^20); a call per flagged step instead cost map hits about 30 cycles each. Returns the
+/// the reference, in order): the step loop holds no call and no resolution code (inlined
+/// resolution made the error rule's loops spill, and a call per flagged step is far dearer
+/// than a map hit). Returns the
 /// result and the steps written (through the failing step's group on an error, after which
 /// only the elements before the failing one are as the reference leaves them).
 #[inline(always)]
