@@ -3006,11 +3006,10 @@ fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b:
 /// value, whatever the target): below 2^51 in magnitude, adding 1.5 * 2^52 puts the integer
 /// in the low mantissa bits as two's complement (the sum lies in [2^52, 2^53), where the
 /// spacing is 1: the add is exact for an r already rounded, and in nearest-even it is the
-/// rounding itself). With a mask that is all ones where
-/// every lane's sum stayed in [2^52, 2^53), which is where it holds (NaN, +-Inf and
-/// magnitudes from about 2^51 leave it). Nearest-even is the add's own
-/// rounding and nearest-away that of the lane with its last bit set ([`last_bit_pd`]).
-/// With `SUB`, NaN/+-Inf lanes are `sub`'s value first.
+/// rounding itself; nearest-away is that of the lane with its last bit set, [`last_bit_pd`]).
+/// With a mask that is all ones where every lane's sum stayed in [2^52, 2^53), which is
+/// where it holds (NaN, +-Inf and magnitudes from about 2^51 leave it). With `SUB`, NaN/+-Inf
+/// lanes are `sub`'s value first.
 #[inline(always)]
 fn wrap_i32_pd<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -> (__m256i, __m256i) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
@@ -3386,8 +3385,7 @@ mod f2i {
             #[inline(always)]
             |s: &[u8], d: &mut [u8]| {
                 let Some(d) = d.get_mut(..N * ds) else { return u32::MAX };
-                let pre =
-                    if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(cpu, s, &mini) };
+                let pre = if S == src::F64 { [_mm256_setzero_ps(); 4] } else { f32_lanes::<S, 4>(cpu, s, &mini) };
                 let pre = if SUB {
                     let [a, b, c, e] = pre;
                     [sub.apply(a), sub.apply(b), sub.apply(c), sub.apply(e)]
