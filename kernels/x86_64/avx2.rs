@@ -2924,6 +2924,18 @@ fn below_half_ps(_cpu: Avx2) -> __m256 {
     unsafe { _mm256_castsi256_ps(_mm256_set1_epi32(0x3eff_ffff)) }
 }
 
+/// The first eight float64 of `s` ([`load8_pd`]), with `SUB` their NaN/+-Inf lanes `sub`'s
+/// value ([`Substitute`]).
+#[inline(always)]
+fn f64_lanes<const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -> (__m256d, __m256d) {
+    let (a, b) = load8_pd::<{ src::F64 }>(cpu, s);
+    if SUB {
+        (sub.apply_pd(a), sub.apply_pd(b))
+    } else {
+        (a, b)
+    }
+}
+
 /// Eight float64 lanes rounded in mode `M` to i32 ([`f32_to_i32`]: f32 lanes). Nearest-even is
 /// the conversion's own rounding (default MXCSR) and towards-zero its truncating form;
 /// nearest-away is the nearest-even conversion of x with its last mantissa bit set
@@ -2934,8 +2946,7 @@ fn below_half_ps(_cpu: Avx2) -> __m256 {
 fn to_i32<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -> __m256i {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
-        let (a, b) = load8_pd::<{ src::F64 }>(cpu, s);
-        let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+        let (a, b) = f64_lanes::<SUB>(cpu, s, sub);
         _mm256_set_m128i(pd_to_i32::<M>(cpu, b), pd_to_i32::<M>(cpu, a))
     }
 }
@@ -3014,8 +3025,7 @@ fn beyond_i32_pd<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, a: __m256d, b:
 fn wrap_i32_pd<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -> (__m256i, __m256i) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
-        let (a, b) = load8_pd::<{ src::F64 }>(cpu, s);
-        let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+        let (a, b) = f64_lanes::<SUB>(cpu, s, sub);
         let sum = hot(
             #[inline(always)]
             |x: __m256d| {
@@ -3282,8 +3292,7 @@ mod f2i {
             #[inline(always)]
             |k: usize, s: &[u8], pre: &[__m256; 4], v: __m256i| -> (__m256i, __m256i) {
                 if S == src::F64 {
-                    let (a, b) = load8_pd::<{ src::F64 }>(cpu, s.get(8 * ss * k..).unwrap_or(&[]));
-                    let (a, b) = if SUB { (sub.apply_pd(a), sub.apply_pd(b)) } else { (a, b) };
+                    let (a, b) = f64_lanes::<SUB>(cpu, s.get(8 * ss * k..).unwrap_or(&[]), &sub);
                     beyond_i32_pd::<M, R>(cpu, v, a, b)
                 } else {
                     let x = match pre.get(k) {
