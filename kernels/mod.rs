@@ -10,7 +10,9 @@
 //! * `x86_64_avx2`, `x86_64_avx512`: hand-written kernels of those two tiers (the AVX-512
 //!   tier has kernels for sources of 8 bits or less, narrowing to byte float types and
 //!   64-bit integer conversions, and uses AVX2's for the rest); `aarch64_neon`: the NEON
-//!   tier's (tables, float -> integer, the hot float pairs; the lane bodies for the rest).
+//!   tier's (tables, float -> integer, the hot float pairs; the lane bodies for the rest);
+//!   `wasm32_simd128`: the simd128 tier's (float -> integer, the hot float pairs, integer
+//!   narrowing; the lane bodies for the rest).
 
 use crate::error::ElementError;
 use crate::plan::Direction;
@@ -43,6 +45,11 @@ pub mod dispatch;
 pub mod lanes;
 pub mod scalar;
 pub mod tiers;
+/// Hand-written simd128 kernels (float -> integer in every rounding mode, the hot float
+/// pairs, integer narrowing) (wasm32 builds with `+simd128`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[path = "wasm32/simd128.rs"]
+pub mod wasm32_simd128;
 /// Hand-written AVX2 kernels for the hot set (x86_64).
 #[cfg(target_arch = "x86_64")]
 #[path = "x86_64/avx2.rs"]
@@ -61,7 +68,8 @@ pub(crate) mod x86_64_byte_rows;
 /// name (the attribute is stable on a closure passed as an argument, not on a `let`'s
 /// initializer). Every closure of a kernel's step is `#[inline(always)]`, so no step is left
 /// to the inliner's cost model, which differs between build profiles (`panic = "abort"`,
-/// `opt-level = "s"`).
+/// `opt-level = "s"`). (Used by the x86 and NEON kernels.)
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 pub(crate) const fn hot<F>(f: F) -> F {
     f
@@ -148,7 +156,9 @@ pub enum Tier {
     /// every rounding mode, the hot float pairs), else the lane code compiled for NEON
     /// (aarch64, baseline).
     Neon,
-    /// Lane code compiled for wasm32 simd128 (builds with `+simd128`).
+    /// Hand-written simd128 kernels (float -> integer in every rounding mode, the hot float
+    /// pairs, integer narrowing), else the lane code compiled for simd128 (wasm32 builds
+    /// with `+simd128`).
     Simd128,
 }
 
@@ -234,7 +244,7 @@ pub fn select(tier: Tier, dir: &Direction) -> Option<KernelFn> {
         #[cfg(not(target_arch = "aarch64"))]
         Tier::Neon => None,
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Tier::Simd128 => tiers::simd128::select(dir),
+        Tier::Simd128 => wasm32_simd128::select(dir).or_else(|| tiers::simd128::select(dir)),
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         Tier::Simd128 => None,
     };

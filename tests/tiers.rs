@@ -703,6 +703,11 @@ fn far_out_of_range_floats_at_every_lane_position_with_clamp_and_wrap() {
             2_251_799_813_685_249.0,
             1.0e300,
             f64::MAX,
+            // Past the largest float32 by less than half its step (nearest-even keeps it),
+            // by more (nearest-even goes to 2^128), and 2^128 itself.
+            f64::from(f32::MAX) + 5.0e30,
+            340_282_366_920_938_463_463_374_607_431_768_211_456.0 - 1.0e31,
+            340_282_366_920_938_463_463_374_607_431_768_211_456.0,
             70_000.0,
             300.0,
         ];
