@@ -479,6 +479,33 @@ pub fn resolve_flagged(
     Ok(())
 }
 
+/// The chunk loop of the hand-written NEON and simd128 kernels: run `step` over chunks of `N`
+/// elements (`ss` / `ds` bytes each). `step` returns the lanes it flagged (bit i = element
+/// i); those elements (mapped NaN/Inf through `specials`) and the tail are redone by the
+/// scalar reference, in order, so the first error is the first failing element.
+#[cfg(any(target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub fn steps<const N: usize>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
+    (ss, ds): (usize, usize),
+    specials: Option<&SpecialMap>,
+    mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
+) -> Result<(), ElementError> {
+    let mut done = 0;
+    let mut sc = src.chunks_exact(ss * N);
+    let mut dc = dst.chunks_exact_mut(ds * N);
+    for (s, d) in (&mut sc).zip(&mut dc) {
+        let flagged = step(s, d);
+        if flagged != 0 {
+            resolve_flagged(dir, specials, s, d, (ss, ds), flagged, done)?;
+        }
+        done += N;
+    }
+    cold(dir, sc.remainder(), dc.into_remainder(), done)
+}
+
 /// The scalar_map entries for NaN and +-Inf of an IEEE float source (float16, bfloat16,
 /// float32, float64), resolved to their stored target bytes, so that a flagged lane holding
 /// one of them is written in a few instructions instead of going through the reference.

@@ -191,32 +191,6 @@ fn pick_f2i(s: u8, m: u8, t: u8, r: u8) -> Option<KernelFn> {
     })
 }
 
-/// Run `step` over chunks of [`N`] elements (`ss` / `ds` bytes each). `step` returns the
-/// lanes it flagged (bit i = element i); those elements (mapped NaN/Inf through `specials`)
-/// and the tail are redone by the scalar reference, in order, so the first error is the
-/// first failing element.
-#[inline(always)]
-fn steps(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-    (ss, ds): (usize, usize),
-    specials: Option<&lanes::SpecialMap>,
-    mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
-) -> Result<(), ElementError> {
-    let mut done = 0;
-    let mut sc = src.chunks_exact(ss * N);
-    let mut dc = dst.chunks_exact_mut(ds * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
-        let flagged = step(s, d);
-        if flagged != 0 {
-            lanes::resolve_flagged(dir, specials, s, d, (ss, ds), flagged, done)?;
-        }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
-}
-
 /// Sixteen bytes from the start of `s` (16 zero bytes where `s` is shorter: the callers
 /// pass whole chunks, so that never happens).
 #[inline(always)]
@@ -333,7 +307,7 @@ fn planes_body<const D: usize, const FAILS: bool>(
         |i| lut.fail_byte(i),
     );
     let z = vdupq_n_u8(0);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -540,7 +514,7 @@ fn f2i_body<const S: u8, const M: u8, const T: u8, const R: u8>(
     let (lo, hi) = dir.to.format().int_bounds();
     let bounds = (lo as f64, hi as f64);
     let specials = lanes::SpecialMap::new(dir);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -675,7 +649,7 @@ fn half_to_f32_body<const S: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) ->
     let cpu = Neon::new();
     let specials = lanes::SpecialMap::new(dir);
     let exp = vdupq_n_u16(if S == src::F16 { 0x7c00 } else { 0x7f80 });
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -726,7 +700,7 @@ fn f32_to_half_steps(
     narrow: impl Fn(uint32x4_t) -> uint16x4_t,
 ) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -809,7 +783,7 @@ entry!(f32_to_f64, f32_to_f64_body);
 fn f32_to_f64_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let cpu = Neon::new();
     let specials = lanes::SpecialMap::new(dir);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -846,7 +820,7 @@ fn f64_to_f32_body(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), El
     let cpu = Neon::new();
     let specials = lanes::SpecialMap::new(dir);
     let max = vdupq_n_f64(f64::from(f32::MAX));
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,

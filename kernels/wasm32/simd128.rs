@@ -71,28 +71,29 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         (T::Float16, T::Float32) => Some(small_to_f32::<{ small::F16 }> as KernelFn),
         (T::Float8E5M2, T::Float32) => Some(small_to_f32::<{ small::E5M2 }>),
         (T::Float8E4M3, T::Float32) => Some(small_to_f32::<{ small::E4M3 }>),
-        (T::BFloat16, T::Float32) => Some(bf16_to_f32),
+        (T::BFloat16, T::Float32) => Some(small_to_f32::<{ small::BF16 }>),
         (T::Float32, T::Float64) => Some(f32_to_f64),
         // Clamp keeps out-of-range results in the lanes (as +-Inf: every target here has it).
         (T::Float64, T::Float32) if clamp => by_mode!(except NA: m, f64_to_f32, true),
         (T::Float64, T::Float32) => by_mode!(except NA: m, f64_to_f32, false),
-        (T::Float32, to @ (T::Float16 | T::Float8E5M2 | T::Float8E4M3)) => {
+        (T::Float32, to @ (T::Float16 | T::BFloat16 | T::Float8E5M2 | T::Float8E4M3)) => {
             let f = match to {
                 T::Float16 => small::F16,
+                T::BFloat16 => small::BF16,
                 T::Float8E5M2 => small::E5M2,
                 _ => small::E4M3,
             };
             match (f, clamp) {
                 (small::F16, true) => by_mode!(m, f32_to_small, { small::F16 }, true),
                 (small::F16, false) => by_mode!(m, f32_to_small, { small::F16 }, false),
+                (small::BF16, true) => by_mode!(m, f32_to_small, { small::BF16 }, true),
+                (small::BF16, false) => by_mode!(m, f32_to_small, { small::BF16 }, false),
                 (small::E5M2, true) => by_mode!(m, f32_to_small, { small::E5M2 }, true),
                 (small::E5M2, false) => by_mode!(m, f32_to_small, { small::E5M2 }, false),
                 (_, true) => by_mode!(m, f32_to_small, { small::E4M3 }, true),
                 (_, false) => by_mode!(m, f32_to_small, { small::E4M3 }, false),
             }
         }
-        (T::Float32, T::BFloat16) if clamp => by_mode!(m, f32_to_bf16, true),
-        (T::Float32, T::BFloat16) => by_mode!(m, f32_to_bf16, false),
         (from @ (T::Float32 | T::Float64), to) if to.is_integer() && to.size() <= 4 && to != T::UInt32 => {
             let t = tgt::of(to)?;
             Some(if from == T::Float32 { pick_f2i::<{ src::F32 }>(m, t, r) } else { pick_f2i::<{ src::F64 }>(m, t, r) })
@@ -113,11 +114,14 @@ mod small {
     pub const F16: u8 = 0;
     pub const E5M2: u8 = 1;
     pub const E4M3: u8 = 2;
+    pub const BF16: u8 = 3;
 
-    /// Significand bits, exponent bias and total bits of format `f`.
+    /// Significand bits, exponent bias and total bits of format `f`. (bfloat16 has
+    /// float32's bias and exponents: its patterns are float32's top halves, subnormals too.)
     pub const fn shape(f: u8) -> (u32, u32, u32) {
         match f {
             F16 => (10, 15, 16),
+            BF16 => (7, 127, 16),
             E5M2 => (2, 15, 8),
             _ => (3, 7, 8),
         }
@@ -214,32 +218,6 @@ fn narrow_kernel(from: DataType, to: DataType, r: u8) -> Option<KernelFn> {
         };
     }
     Some(if wide == 4 { by_rule!(4) } else { by_rule!(2) })
-}
-
-/// Run `step` over chunks of [`N`] elements (`ss` / `ds` bytes each). `step` returns the
-/// lanes it flagged (bit i = element i); those elements (mapped NaN/Inf through `specials`)
-/// and the tail are redone by the scalar reference, in order, so the first error is the
-/// first failing element.
-#[inline(always)]
-fn steps(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-    (ss, ds): (usize, usize),
-    specials: Option<&lanes::SpecialMap>,
-    mut step: impl FnMut(&[u8], &mut [u8]) -> u32,
-) -> Result<(), ElementError> {
-    let mut done = 0;
-    let mut sc = src.chunks_exact(ss * N);
-    let mut dc = dst.chunks_exact_mut(ds * N);
-    for (s, d) in (&mut sc).zip(&mut dc) {
-        let flagged = step(s, d);
-        if flagged != 0 {
-            lanes::resolve_flagged(dir, specials, s, d, (ss, ds), flagged, done)?;
-        }
-        done += N;
-    }
-    lanes::cold(dir, sc.remainder(), dc.into_remainder(), done)
 }
 
 /// The `k`-th 16 bytes of `s` (zeros where `s` is shorter: the callers pass whole chunks,
@@ -461,7 +439,7 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
     let bounds = (lo as f64, hi as f64);
     let specials = lanes::SpecialMap::new(dir);
     let ss = if S == src::F64 { 8 } else { 4 };
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -524,7 +502,7 @@ fn narrow<const S: usize, const T: u8, const R: u8>(
 ) -> Result<(), ElementError> {
     let (lo, hi) = dir.to.format().int_bounds();
     let (lo, hi) = (lo as i32, hi as i32);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -579,11 +557,14 @@ fn outside16(x: v128, lo: i16, hi: i16) -> v128 {
 
 /// Four patterns of small format `F` (zero-extended 32-bit lanes) widened to float32
 /// exactly: normal numbers rebiased, subnormals as their integer significand times the
-/// format's least step (exact products). Inf/NaN patterns give some finite value: the callers
-/// flag them.
+/// format's least step (exact products); bfloat16 is the top half. Inf/NaN patterns give
+/// some finite value: the callers flag them.
 #[inline(always)]
 fn widen<const F: u8>(w: v128) -> v128 {
     let (m, bias, bits) = small::shape(F);
+    if bias == 127 {
+        return i32x4_shl(w, 16);
+    }
     let sign = 1 << (bits - 1);
     let em = v128_and(w, u32x4_splat(sign - 1));
     let normal = i32x4_add(i32x4_shl(em, 23 - m), u32x4_splat((127 - bias) << 23));
@@ -593,13 +574,13 @@ fn widen<const F: u8>(w: v128) -> v128 {
     v128_or(mag, i32x4_shl(v128_and(w, u32x4_splat(sign)), 32 - bits))
 }
 
-// float16 / float8_e5m2 / float8_e4m3 (`F`) -> float32: exact widening ([`widen`]). NaN and
+// float16 / bfloat16 / float8_e5m2 / float8_e4m3 (`F`) -> float32: exact widening ([`widen`]). NaN and
 // +-Inf (possible map keys) go cold. 16 elements per step.
 fn small_to_f32<const F: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
     let (m, _, bits) = small::shape(F);
     let exp = ((1u32 << (bits - 1)) - 1) & !((1u32 << m) - 1);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -647,38 +628,6 @@ fn small_to_f32<const F: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Res
     )
 }
 
-// bfloat16 -> float32: the pattern in the top half. NaN and +-Inf go cold. 16 elements per
-// step.
-fn bf16_to_f32(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
-    let specials = lanes::SpecialMap::new(dir);
-    steps(
-        dir,
-        src,
-        dst,
-        (2, 4),
-        specials.as_ref(),
-        #[inline(always)]
-        |s, d| {
-            let h = [load(s, 0), load(s, 1)];
-            each(
-                h,
-                #[inline(always)]
-                |k, v| {
-                    store(d, 2 * k, i32x4_shl(u32x4_extend_low_u16x8(v), 16));
-                    store(d, 2 * k + 1, i32x4_shl(u32x4_extend_high_u16x8(v), 16));
-                },
-            );
-            let e = u16x8_splat(0x7f80);
-            let [a, b] = array_map(
-                h,
-                #[inline(always)]
-                |v| i16x8_eq(v128_and(v, e), e),
-            );
-            lane_bits16(a, b)
-        },
-    )
-}
-
 /// Flags of four float32 lanes whose magnitude pattern is above `limit` (NaN and Inf too).
 #[inline(always)]
 fn above(x: v128, limit: u32) -> v128 {
@@ -688,7 +637,7 @@ fn above(x: v128, limit: u32) -> v128 {
 // float32 -> float64: exact widening. NaN and +-Inf go cold. 16 elements per step.
 fn f32_to_f64(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -765,7 +714,7 @@ fn f64_to_f32<const M: u8, const CLAMP: bool>(dir: &Direction, src: &[u8], dst: 
     // 2^128.
     let beyond = f64x2_splat(f64::from_bits(0x47f0_0000_0000_0000));
     let exp = u64x2_splat(0x7ff0_0000_0000_0000);
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -815,11 +764,11 @@ fn increment<const M: u8>(low: u32, lsb: v128, neg: v128) -> v128 {
     }
 }
 
-// float32 -> small format `F` (float16, float8_e5m2, float8_e4m3) in mode `M`. Normal
-// results: the pattern rebased to the format's exponent bias, rounded at its last
+// float32 -> small format `F` (float16, bfloat16, float8_e5m2, float8_e4m3) in mode `M`.
+// Normal results: the pattern rebased to the format's exponent bias, rounded at its last
 // significand bit by [`increment`] (a carry into the exponent is rounding up). Subnormal
 // results: the magnitude over the format's least step (exact) rounded to an integer in the
-// mode. Without `CLAMP`, magnitudes from the format's largest finite value up go cold; with
+// mode. bfloat16, with float32's exponents, rounds the whole float32 pattern at bit 16. Without `CLAMP`, magnitudes from the format's largest finite value up go cold; with
 // it, a rounded pattern beyond the largest finite one is the format's Inf. NaN and Inf go
 // cold. 16 elements per step.
 fn f32_to_small<const M: u8, const F: u8, const CLAMP: bool>(
@@ -832,10 +781,9 @@ fn f32_to_small<const M: u8, const F: u8, const CLAMP: bool>(
     let cut = 23 - m;
     // The largest finite value's float32 pattern; exponent `bias` is the format's largest.
     let max = ((127 + bias) << 23) | (((1 << m) - 1) << cut);
-    let scale = f32::from_bits((127 + bias - 1 + m) << 23);
     let inf = ((1 << (bits - 1)) - 1) & !((1 << m) - 1);
     let limit = if CLAMP { 0x7f7f_ffff } else { max - 1 };
-    steps(
+    lanes::steps::<N>(
         dir,
         src,
         dst,
@@ -851,13 +799,19 @@ fn f32_to_small<const M: u8, const F: u8, const CLAMP: bool>(
                 x,
                 #[inline(always)]
                 |u| {
-                    let a = v128_and(u, u32x4_splat(0x7fff_ffff));
                     let neg = i32x4_shr(u, 31);
+                    if bias == 127 {
+                        // bfloat16: the whole pattern, sign included, rounds at bit 16 (a
+                        // rounded value beyond its range is exactly the Inf pattern).
+                        let lsb = v128_and(u32x4_shr(u, 16), u32x4_splat(1));
+                        return u32x4_shr(i32x4_add(u, increment::<M>(0xffff, lsb, neg)), 16);
+                    }
+                    let a = v128_and(u, u32x4_splat(0x7fff_ffff));
                     let base = i32x4_sub(a, u32x4_splat((127 - bias) << 23));
                     let lsb = v128_and(u32x4_shr(base, cut), u32x4_splat(1));
                     let normal = u32x4_shr(i32x4_add(base, increment::<M>((1 << cut) - 1, lsb, neg)), cut);
                     let normal = if CLAMP { u32x4_min(normal, u32x4_splat(inf)) } else { normal };
-                    let y = f32x4_mul(a, f32x4_splat(scale));
+                    let y = f32x4_mul(a, f32x4_splat(f32::from_bits((127 + bias - 1 + m) << 23)));
                     let y = match M {
                         mode::TP => v128_bitselect(f32x4_trunc(y), f32x4_ceil(y), neg),
                         mode::TN => v128_bitselect(f32x4_ceil(y), f32x4_trunc(y), neg),
@@ -879,48 +833,6 @@ fn f32_to_small<const M: u8, const F: u8, const CLAMP: bool>(
                 x,
                 #[inline(always)]
                 |v| above(v, limit),
-            ))
-        },
-    )
-}
-
-// float32 -> bfloat16 in mode `M`: the pattern rounded at bit 16 by [`increment`] (a carry
-// into the kept half is exactly rounding the magnitude up, subnormals included; a rounded
-// value beyond bfloat16's range, which has float32's exponents, is exactly its Inf pattern).
-// Without `CLAMP`, magnitudes that could round to Inf (above 0x7f7f0000) go cold; NaN and Inf
-// always do. 16 elements per step.
-fn f32_to_bf16<const M: u8, const CLAMP: bool>(
-    dir: &Direction,
-    src: &[u8],
-    dst: &mut [u8],
-) -> Result<(), ElementError> {
-    let specials = lanes::SpecialMap::new(dir);
-    steps(
-        dir,
-        src,
-        dst,
-        (4, 2),
-        specials.as_ref(),
-        #[inline(always)]
-        |s, d| {
-            let x: [v128; 4] = array_fn(
-                #[inline(always)]
-                |k| load(s, k),
-            );
-            let h = array_map(
-                x,
-                #[inline(always)]
-                |u| {
-                    let lsb = v128_and(u32x4_shr(u, 16), u32x4_splat(1));
-                    u32x4_shr(i32x4_add(u, increment::<M>(0xffff, lsb, i32x4_shr(u, 31))), 16)
-                },
-            );
-            store(d, 0, u16x8_narrow_i32x4(h[0], h[1]));
-            store(d, 1, u16x8_narrow_i32x4(h[2], h[3]));
-            lane_bits(array_map(
-                x,
-                #[inline(always)]
-                |v| above(v, if CLAMP { 0x7f7f_ffff } else { 0x7f7f_0000 }),
             ))
         },
     )
