@@ -1,9 +1,10 @@
 //! Hand-written simd128 kernels (wasm32 builds with `+simd128`) for the hot set.
 //!
-//! * float32/float64 -> 8/16/32-bit integers in every rounding mode: simd128 rounds to an
-//!   integral float in four of the codec's modes (`nearest`, `trunc`, `ceil`, `floor`);
-//!   nearest-away is the truncation plus one step away from zero where the exact remainder
-//!   is a half or more. float32: clamp is the saturating conversion and narrowings, wrap
+//! * float16/bfloat16/float32/float64 -> 8/16-bit integers and int32 in every rounding
+//!   mode: simd128 rounds to an integral float in four of the codec's modes (`nearest`,
+//!   `trunc`, `ceil`, `floor`); nearest-away is the truncation plus one step away from zero
+//!   where the exact remainder is a half or more. float32 (and the 16-bit floats, widened
+//!   to it exactly): clamp is the saturating conversion and narrowings, wrap
 //!   takes away the nearest multiple of 2^32 first (exact); float64: the rounded value
 //!   (bounded first under clamp) plus 1.5 * 2^52, whose low pattern bits are the integer's
 //!   low bits, below 2^51.
@@ -94,9 +95,16 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
                 (_, false) => by_mode!(m, f32_to_small, { small::E4M3 }, false),
             }
         }
-        (from @ (T::Float32 | T::Float64), to) if to.is_integer() && to.size() <= 4 && to != T::UInt32 => {
+        (from @ (T::Float16 | T::BFloat16 | T::Float32 | T::Float64), to)
+            if to.is_integer() && to.size() <= 4 && to != T::UInt32 =>
+        {
             let t = tgt::of(to)?;
-            Some(if from == T::Float32 { pick_f2i::<{ src::F32 }>(m, t, r) } else { pick_f2i::<{ src::F64 }>(m, t, r) })
+            Some(match from {
+                T::Float16 => pick_f2i::<{ src::F16 }>(m, t, r),
+                T::BFloat16 => pick_f2i::<{ src::BF16 }>(m, t, r),
+                T::Float32 => pick_f2i::<{ src::F32 }>(m, t, r),
+                _ => pick_f2i::<{ src::F64 }>(m, t, r),
+            })
         }
         _ => None,
     }
@@ -104,6 +112,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
 
 /// Source codes of [`f2i`].
 mod src {
+    pub const F16: u8 = 0;
+    pub const BF16: u8 = 1;
     pub const F32: u8 = 2;
     pub const F64: u8 = 3;
 }
@@ -427,8 +437,9 @@ fn f64_lanes<const M: u8, const R: u8>(x: v128, (lo, hi): (f64, f64)) -> (v128, 
     }
 }
 
-// float32/float64 (`S`) -> 8/16/32-bit integer target `T` in rounding mode `M` with range
-// rule `R`, 16 elements per step.
+// float16/bfloat16/float32/float64 (`S`) -> 8/16/32-bit integer target `T` in rounding
+// mode `M` with range rule `R` (float16 and bfloat16 widened to float32 exactly first), 16
+// elements per step.
 fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
     dir: &Direction,
     src: &[u8],
@@ -438,7 +449,11 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
     let (lo, hi) = dir.to.format().int_bounds();
     let bounds = (lo as f64, hi as f64);
     let specials = lanes::SpecialMap::new(dir);
-    let ss = if S == src::F64 { 8 } else { 4 };
+    let ss = match S {
+        src::F64 => 8,
+        src::F32 => 4,
+        _ => 2,
+    };
     lanes::steps::<N>(
         dir,
         src,
@@ -469,9 +484,30 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
                     ),
                 )
             } else {
-                let q: [(v128, v128); 4] = array_fn(
+                let x: [v128; 4] = if S == src::F32 {
+                    array_fn(
+                        #[inline(always)]
+                        |k| load(s, k),
+                    )
+                } else {
+                    // float16 / bfloat16 widened exactly ([`widen`]).
+                    let (a, b) = (load(s, 0), load(s, 1));
+                    let w = [
+                        u32x4_extend_low_u16x8(a),
+                        u32x4_extend_high_u16x8(a),
+                        u32x4_extend_low_u16x8(b),
+                        u32x4_extend_high_u16x8(b),
+                    ];
+                    array_map(
+                        w,
+                        #[inline(always)]
+                        |w| if S == src::F16 { widen::<{ small::F16 }>(w) } else { widen::<{ small::BF16 }>(w) },
+                    )
+                };
+                let q: [(v128, v128); 4] = array_map(
+                    x,
                     #[inline(always)]
-                    |k| f32_lanes::<M, T, R>(load(s, k), bounds),
+                    |x| f32_lanes::<M, T, R>(x, bounds),
                 );
                 (
                     array_map(
@@ -487,7 +523,15 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
                 )
             };
             pack::<T>(d, v, R != range::WRAP);
-            lane_bits(f)
+            // float16's Inf/NaN patterns widen to finite values: flagged from the source.
+            let special = if S == src::F16 {
+                let e = u16x8_splat(0x7c00);
+                let (a, b) = (load(s, 0), load(s, 1));
+                lane_bits16(i16x8_eq(v128_and(a, e), e), i16x8_eq(v128_and(b, e), e))
+            } else {
+                0
+            };
+            lane_bits(f) | special
         },
     )
 }
