@@ -462,26 +462,15 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
         specials.as_ref(),
         #[inline(always)]
         |s, d| {
-            let (v, f): ([v128; 4], [v128; 4]) = if S == src::F64 {
-                let q: [(v128, v128); 4] = array_fn(
+            // Results and flags of each four lanes, in order.
+            let q: [(v128, v128); 4] = if S == src::F64 {
+                array_fn(
                     #[inline(always)]
                     |k| {
                         let (a, fa) = f64_lanes::<M, R>(load(s, 2 * k), bounds);
                         let (b, fb) = f64_lanes::<M, R>(load(s, 2 * k + 1), bounds);
                         (low_halves(a, b), low_halves(fa, fb))
                     },
-                );
-                (
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.0,
-                    ),
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.1,
-                    ),
                 )
             } else {
                 let x: [v128; 4] = if S == src::F32 {
@@ -504,24 +493,24 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
                         |w| if S == src::F16 { widen::<{ small::F16 }>(w) } else { widen::<{ small::BF16 }>(w) },
                     )
                 };
-                let q: [(v128, v128); 4] = array_map(
+                array_map(
                     x,
                     #[inline(always)]
                     |x| f32_lanes::<M, T, R>(x, bounds),
-                );
-                (
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.0,
-                    ),
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.1,
-                    ),
                 )
             };
+            let (v, f) = (
+                array_map(
+                    q,
+                    #[inline(always)]
+                    |p| p.0,
+                ),
+                array_map(
+                    q,
+                    #[inline(always)]
+                    |p| p.1,
+                ),
+            );
             pack::<T>(d, v, R != range::WRAP);
             // float16's Inf/NaN patterns widen to finite values: flagged from the source.
             let special = if S == src::F16 {
