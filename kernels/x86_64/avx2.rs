@@ -2951,28 +2951,30 @@ fn to_i32<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -
     }
 }
 
-/// Eight i32 lanes `v` converted from the f32 lanes `x` ([`f32_to_i32`]), where the
-/// conversion gave the indefinite, with range rule `R`'s value: clamp, `i32::MAX` for a
-/// positive `x` (a negative one's `i32::MIN` is the indefinite itself); wrap, the low 32
-/// bits of `x`, an integer there (|x| >= 2^31): its 24-bit significand shifted left by its
-/// exponent less 23 (a count of 32 or more gives 0), negated for a negative `x`. With the
-/// NaN/+-Inf lanes (all ones), which the rules leave to the reference.
+/// Eight i32 lanes `v` converted in mode `M` from the f32 lanes `x` ([`f32_to_i32`]), with
+/// range rule `R`'s value where the conversion gave the indefinite, and the NaN/+-Inf lanes
+/// (all ones), which the rules leave to the reference. Clamp: `i32::MAX` for `x >= 2^31`
+/// (the indefinite plus the compare's all ones; a negative `x` keeps the indefinite,
+/// `i32::MIN`, which is its clamp). Wrap: converted again from `x - 2^32 k`, `k` the nearest
+/// integer to `x / 2^32` in the indefinite lanes and 0 in the others. Every step is exact:
+/// `x / 2^32` by taking 32 from the exponent field (integer work, so a small lane never
+/// makes a subnormal product, which costs a microcode assist; those lanes are masked out),
+/// the rounding, and the difference, an integer of `x`'s grid in [-2^31, 2^31] whose ends
+/// both convert to the bits of -2^31.
 #[inline(always)]
-fn beyond_i32_ps<const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, __m256i) {
+fn beyond_i32_ps<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, __m256i) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
-        let bits = _mm256_castps_si256(x);
-        let indefinite = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(i32::MIN));
-        let sign = _mm256_srai_epi32::<31>(bits);
         let v = if R == range::CLAMP {
-            // i32::MIN ^ all ones is i32::MAX.
-            _mm256_xor_si256(v, _mm256_andnot_si256(sign, indefinite))
+            let above = _mm256_cmp_ps::<_CMP_GE_OQ>(x, _mm256_set1_ps(2_147_483_648.0));
+            _mm256_add_epi32(v, _mm256_castps_si256(above))
         } else {
-            let m = _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7f_ffff)), _mm256_set1_epi32(0x80_0000));
-            let e = _mm256_and_si256(_mm256_srli_epi32::<23>(bits), _mm256_set1_epi32(0xff));
-            let low = _mm256_sllv_epi32(m, _mm256_sub_epi32(e, _mm256_set1_epi32(150)));
-            let low = _mm256_sub_epi32(_mm256_xor_si256(low, sign), sign);
-            _mm256_blendv_epi8(v, low, indefinite)
+            let indefinite = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(i32::MIN));
+            let scaled = _mm256_sub_epi32(_mm256_castps_si256(x), _mm256_set1_epi32(32 << 23));
+            let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_castsi256_ps(
+                _mm256_and_si256(scaled, indefinite),
+            ));
+            f32_to_i32::<M>(cpu, _mm256_fnmadd_ps(k, _mm256_set1_ps(4_294_967_296.0), x))
         };
         (v, special_ps(cpu, x))
     }
@@ -3299,7 +3301,7 @@ mod f2i {
                         Some(&x) => x,
                         None => _mm256_setzero_ps(),
                     };
-                    beyond_i32_ps::<R>(cpu, v, x)
+                    beyond_i32_ps::<M, R>(cpu, v, x)
                 }
             },
         );
