@@ -4556,7 +4556,7 @@ fn e8m0_flags<const R: u8>(cpu: Avx2, specials: &SpecialBytes, c: __m256i, limit
 // their wrap). From the first code out of range, `L` (142, 2^15, for int16; 143, 2^16, for
 // uint16), clamp stores the largest value and no rule goes cold; NaN (0xff) goes cold.
 // Flags on the source bytes. 32 elements per step: against the f32 lanes of `f2i_pack`,
-// see the README.
+// see docs/design.md.
 entry!(e8m0_to_int16<const M: u8, const R: u8>, e8m0_to_int16_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn e8m0_to_int16_body<const M: u8, const R: u8>(
