@@ -371,10 +371,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
     }
     if from == T::Float8E8M0FNU {
         // Powers of two, a few ops to f32 lanes: faster than the table kernel's gathers for
-        // these targets (measured, 2^20: int16/uint16 0.39/0.41 -> 0.51/0.53 of memcpy, int32
-        // 0.41 -> 0.90, float16 0.45 -> 0.70, uint32 0.42 -> 0.55). Since nearest-away's
-        // cheaper forms (the last bit for float16, a blend and an add for uint32), also in
-        // nearest-away and for uint32 with wrap: GB/s x2.6-3.8 (2^20, 5 rounds).
+        // these targets in every mode and rule (measured at 2^20).
         match to {
             // 16-bit integers: two `vpshufb` rows ([`e8m0_to_int16`]).
             T::Int16 | T::UInt16 => return by_mode!(m, pick_e8m0_to_int16, r),
@@ -1537,18 +1534,14 @@ fn cold64(
     Ok(())
 }
 
-/// Calls that read and write this many bytes or more (the L3 of the AMD EPYC this was tuned
-/// on, so they cannot stay in cache there) write their output with non-temporal stores: a
-/// cached store first reads the line it writes, from memory at these sizes, a quarter to a
-/// third of such a kernel's memory traffic. Measured there at 2^24 elements, float32 ->
-/// bfloat16: 24 -> 40 GB/s; below L3's size streaming was slower (float32 -> float64 at
-/// 2^20, 12 MiB: 75 -> 16 GB/s) or no faster. On an Intel Xeon with 105 MiB of L3 it still
-/// pays at 2^24 (float32 -> float64 0.55-0.58 of memcpy without, 0.84-0.95 with).
+/// Calls that read and write this many bytes or more (beyond the L3 of the cores this was
+/// tuned on) write their output with non-temporal stores: a cached store first reads the
+/// line it writes, from memory at these sizes, a quarter to a third of such a kernel's
+/// memory traffic. Below an L3's size streaming measured slower or no faster.
 pub(super) const STREAM_MIN: usize = 32 << 20;
 
 /// How far ahead of the element loop streamed calls prefetch their source, in bytes (one
-/// page). Measured at 2^24 on an Intel Xeon, 10 memory-bound pairs: median ratio to memcpy
-/// 0.69 -> 0.81 (2 KiB about the same, 8 and 16 KiB slightly less).
+/// page: the best of 2 to 16 KiB on the memory-bound pairs at 2^24).
 const PREFETCH: usize = 4096;
 
 /// Scratch for [`chunked_n`]'s streamed blocks: one block's output, in L1.

@@ -172,18 +172,14 @@ fn compute_kernel(dir: &Direction) -> Option<KernelFn> {
         return None;
     }
     // 16/32-bit integer sources: AVX2's `to_mini` takes integers in its integer form alone (no
-    // subnormal results from integers), faster than these 16-bit lanes (measured on a Zen 5
-    // EPYC, 2^20, int16/uint16/int32/uint32 -> three byte floats, every mode, none/clamp:
-    // AVX2 1.46-1.71x the GB/s; int64/uint64, whose f32 lanes come from a conversion here,
-    // about equal, and stay).
+    // subnormal results from integers), faster than these 16-bit lanes (int64/uint64, whose
+    // f32 lanes come from a conversion here, about equal, and stay).
     if matches!(from, DataType::Int16 | DataType::UInt16 | DataType::Int32 | DataType::UInt32) {
         return None;
     }
     // On an AMD Zen 4, which runs 512-bit operations as two 256-bit halves, the sources made
-    // bfloat16 rounded to odd first run faster on AVX2's `to_mini` (measured there, both tiers
-    // alternated in one process: float32/float64/int64/uint64 -> nine byte floats, every mode,
-    // none/clamp, 2^20: this kernel x0.79 of AVX2's GB/s, geometric mean of 360 rows, none
-    // faster by more than 2%; float16/bfloat16 x1.4 in cache, and stay).
+    // bfloat16 rounded to odd first run faster on AVX2's `to_mini` (float16/bfloat16, faster
+    // here, stay).
     if dispatch::avx512_in_halves() && !matches!(from, DataType::Float16 | DataType::BFloat16) {
         return None;
     }
