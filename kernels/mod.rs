@@ -127,6 +127,24 @@ pub(crate) fn array_map<T: Copy, U: Copy, const N: usize>(a: [T; N], mut f: impl
     out
 }
 
+/// The two arrays of `N` pairs' first and second halves, as [`array_map`] builds them.
+#[cfg(any(target_arch = "aarch64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub(crate) fn array_unzip<T: Copy, U: Copy, const N: usize>(a: [(T, U); N]) -> ([T; N], [U; N]) {
+    (
+        array_map(
+            a,
+            #[inline(always)]
+            |p| p.0,
+        ),
+        array_map(
+            a,
+            #[inline(always)]
+            |p| p.1,
+        ),
+    )
+}
+
 /// The target triple this crate was built for (tests and tools print it with the tier).
 pub const BUILD_TARGET: &str = match option_env!("CAST_VALUE_TARGET") {
     Some(t) => t,

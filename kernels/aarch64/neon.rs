@@ -22,7 +22,7 @@
 use crate::dtype::DataType;
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code};
-use crate::kernels::{array_fn, array_map, hot, KernelFn};
+use crate::kernels::{array_fn, array_map, array_unzip, hot, KernelFn};
 use crate::plan::Direction;
 use core::arch::aarch64::*;
 use core::arch::asm;
@@ -538,18 +538,7 @@ fn f2i_body<const S: u8, const M: u8, const T: u8, const R: u8>(
                     },
                 );
                 let q = [pair(0), pair(1), pair(2), pair(3)];
-                (
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.0,
-                    ),
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.1,
-                    ),
-                )
+                array_unzip(q)
             } else {
                 let x: [float32x4_t; 4] = match S {
                     src::F32 => array_map(
@@ -571,18 +560,7 @@ fn f2i_body<const S: u8, const M: u8, const T: u8, const R: u8>(
                     #[inline(always)]
                     |v| f32_lanes::<M, T, R>(cpu, v, bounds),
                 );
-                (
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.0,
-                    ),
-                    array_map(
-                        q,
-                        #[inline(always)]
-                        |p| p.1,
-                    ),
-                )
+                array_unzip(q)
             };
             match tgt::size(T) {
                 1 => store(cpu, d, bytes_of(cpu, v)),

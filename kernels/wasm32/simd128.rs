@@ -27,7 +27,7 @@
 use crate::dtype::DataType;
 use crate::error::ElementError;
 use crate::kernels::lanes::{self, mode, mode_code, range, range_code};
-use crate::kernels::{array_fn, array_map, unrolled, KernelFn};
+use crate::kernels::{array_fn, array_map, array_unzip, unrolled, KernelFn};
 use crate::plan::Direction;
 use core::arch::wasm32::*;
 
@@ -135,6 +135,12 @@ mod small {
             E5M2 => (2, 15, 8),
             _ => (3, 7, 8),
         }
+    }
+
+    /// The exponent field of format `f`, in place (all ones there: Inf/NaN).
+    pub const fn exp_mask(f: u8) -> u32 {
+        let (m, _, bits) = shape(f);
+        ((1 << (bits - 1)) - 1) & !((1 << m) - 1)
     }
 }
 
@@ -478,20 +484,10 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
                         #[inline(always)]
                         |k| load(s, k),
                     )
+                } else if S == src::F16 {
+                    widen16::<{ small::F16 }>(s).0
                 } else {
-                    // float16 / bfloat16 widened exactly ([`widen`]).
-                    let (a, b) = (load(s, 0), load(s, 1));
-                    let w = [
-                        u32x4_extend_low_u16x8(a),
-                        u32x4_extend_high_u16x8(a),
-                        u32x4_extend_low_u16x8(b),
-                        u32x4_extend_high_u16x8(b),
-                    ];
-                    array_map(
-                        w,
-                        #[inline(always)]
-                        |w| if S == src::F16 { widen::<{ small::F16 }>(w) } else { widen::<{ small::BF16 }>(w) },
-                    )
+                    widen16::<{ small::BF16 }>(s).0
                 };
                 array_map(
                     x,
@@ -499,27 +495,10 @@ fn f2i<const S: u8, const M: u8, const T: u8, const R: u8>(
                     |x| f32_lanes::<M, T, R>(x, bounds),
                 )
             };
-            let (v, f) = (
-                array_map(
-                    q,
-                    #[inline(always)]
-                    |p| p.0,
-                ),
-                array_map(
-                    q,
-                    #[inline(always)]
-                    |p| p.1,
-                ),
-            );
+            let (v, f) = array_unzip(q);
             pack::<T>(d, v, R != range::WRAP);
             // float16's Inf/NaN patterns widen to finite values: flagged from the source.
-            let special = if S == src::F16 {
-                let e = u16x8_splat(0x7c00);
-                let (a, b) = (load(s, 0), load(s, 1));
-                lane_bits16(i16x8_eq(v128_and(a, e), e), i16x8_eq(v128_and(b, e), e))
-            } else {
-                0
-            };
+            let special = if S == src::F16 { widen16::<{ small::F16 }>(s).1 } else { 0 };
             lane_bits(f) | special
         },
     )
@@ -607,12 +586,25 @@ fn widen<const F: u8>(w: v128) -> v128 {
     v128_or(mag, i32x4_shl(v128_and(w, u32x4_splat(sign)), 32 - bits))
 }
 
+/// The first 16 patterns of 16-bit format `F` in `s` widened to float32 ([`widen`]), in
+/// four vectors, with the flags of those whose exponent is all ones (Inf/NaN, which widen
+/// to some finite value for float16).
+#[inline(always)]
+fn widen16<const F: u8>(s: &[u8]) -> ([v128; 4], u32) {
+    let e = u16x8_splat(small::exp_mask(F) as u16);
+    let (a, b) = (load(s, 0), load(s, 1));
+    let w =
+        [u32x4_extend_low_u16x8(a), u32x4_extend_high_u16x8(a), u32x4_extend_low_u16x8(b), u32x4_extend_high_u16x8(b)];
+    let flags = lane_bits16(i16x8_eq(v128_and(a, e), e), i16x8_eq(v128_and(b, e), e));
+    (array_map(w, widen::<F>), flags)
+}
+
 // float16 / bfloat16 / float8_e5m2 / float8_e4m3 (`F`) -> float32: exact widening ([`widen`]). NaN and
 // +-Inf (possible map keys) go cold. 16 elements per step.
 fn small_to_f32<const F: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
     let specials = lanes::SpecialMap::new(dir);
-    let (m, _, bits) = small::shape(F);
-    let exp = ((1u32 << (bits - 1)) - 1) & !((1u32 << m) - 1);
+    let (_, _, bits) = small::shape(F);
+    let exp = small::exp_mask(F);
     lanes::steps::<N>(
         dir,
         src,
@@ -622,22 +614,13 @@ fn small_to_f32<const F: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Res
         #[inline(always)]
         |s, d| {
             if bits == 16 {
-                let h = [load(s, 0), load(s, 1)];
+                let (w, special) = widen16::<F>(s);
                 each(
-                    h,
+                    w,
                     #[inline(always)]
-                    |k, v| {
-                        store(d, 2 * k, widen::<F>(u32x4_extend_low_u16x8(v)));
-                        store(d, 2 * k + 1, widen::<F>(u32x4_extend_high_u16x8(v)));
-                    },
+                    |k, v| store(d, k, v),
                 );
-                let e = u16x8_splat(exp as u16);
-                let [a, b] = array_map(
-                    h,
-                    #[inline(always)]
-                    |v| i16x8_eq(v128_and(v, e), e),
-                );
-                lane_bits16(a, b)
+                special
             } else {
                 let v = load(s, 0);
                 let h = [u16x8_extend_low_u8x16(v), u16x8_extend_high_u8x16(v)];
