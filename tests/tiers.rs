@@ -1070,3 +1070,77 @@ fn byte_tables_symmetric_but_for_the_least_integer_take_a_rule() {
     }
     assert!(checked >= 30, "{checked} tables");
 }
+
+/// float64 -> int32 with clamp and wrap on data with many lanes beyond int32: after a step
+/// with such lanes the x86 kernels take a different form for the next steps, so runs of
+/// them, runs without them long enough for that form to end, edges of int32 in every mode
+/// (ties at +-(2^31 - 1/2), -2^31 itself, values just past either end), values from 2^51 on
+/// (where the wrap form by addition no longer holds) and NaN/+-Inf (with and without a
+/// scalar_map that takes them) must all match the reference.
+#[test]
+fn float64_to_int32_with_runs_of_values_beyond_the_range() {
+    let two31 = 2_147_483_648.0_f64;
+    let edges = [
+        two31,
+        two31 - 0.5,
+        two31 - 1.0,
+        two31 - 1.5,
+        two31 + 0.5,
+        two31 + 1.0,
+        -two31,
+        -two31 - 0.5,
+        -two31 + 0.5,
+        -two31 - 1.0,
+        -two31 + 1.0,
+        -two31 + 1.5,
+    ];
+    let far = [1.0e10, 6_442_450_944.5, 4_294_967_295.5, 2_251_799_813_685_248.5, 4_503_599_627_370_497.0, 1.0e300];
+    // xorshift64*: reproducible, no dependency.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    // Segments of MAX_STEP elements: (share of far/edge values in percent, NaN/+-Inf allowed).
+    let segments: Vec<(u64, bool)> =
+        [(30, false); 6].into_iter().chain([(0, false); 20]).chain([(10, false); 24]).chain([(10, true); 8]).collect();
+    let mut values = Vec::new();
+    for &(share, specials) in &segments {
+        for _ in 0..MAX_STEP {
+            let r = next();
+            let v = match r % 100 {
+                p if p < share && r & 0x100 != 0 => edges[(r >> 9) as usize % edges.len()],
+                p if p < share => {
+                    let v = far[(r >> 9) as usize % far.len()];
+                    if r & 0x10000 != 0 { -v } else { v }
+                }
+                _ if specials && r >> 60 == 0 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][(r >> 9) as usize % 3],
+                _ => ((r >> 20) % 4001) as f64 * 0.25 - 500.0,
+            };
+            values.push(v.to_bits());
+        }
+    }
+    let clean: Vec<u64> = values.iter().copied().filter(|&b| f64::from_bits(b).is_finite()).collect();
+    static MAP: [(FillValue, FillValue); 3] = [
+        (FillValue::NaN, FillValue::Int(3)),
+        (FillValue::Infinity, FillValue::Int(5)),
+        (FillValue::NegInfinity, FillValue::Int(6)),
+    ];
+    let (src, dst) = (DataType::Float64, DataType::Int32);
+    for r in Rounding::ALL {
+        for oor in [OutOfRange::Clamp, OutOfRange::Wrap] {
+            for map in [&[][..], &MAP[..]] {
+                let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(Some(oor)).with_scalar_map(map, &[]);
+                let plan = CastPlan::new(&cfg, src, None).unwrap();
+                for tier in vector_tiers() {
+                    for (what, bits) in [("with specials", &values), ("finite", &clean)] {
+                        let input = to_bytes(src, bits);
+                        same_as_scalar(&plan, tier, &input, &format!("{r} {oor:?} map {} {what}", map.len()));
+                    }
+                }
+            }
+        }
+    }
+}

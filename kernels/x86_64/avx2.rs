@@ -3367,8 +3367,8 @@ mod f2i {
         let mask_low = R == range::WRAP && T != tgt::SUB;
         // Saturation to a signed range (the sub-byte types' values are in i8's already).
         let signed = !matches!(T, tgt::U8 | tgt::U16);
-        // float64 with wrap, a step with lanes beyond i32: every lane's value by
-        // [`wrap_i32_pd`] where it holds for all, else [`beyond_i32_pd`].
+        // float64 with wrap: every lane's value by [`wrap_i32_pd`] where it holds for all
+        // (`None` where a lane is NaN/+-Inf or from about 2^51 in magnitude).
         let by_sum = hot(
             #[inline(always)]
             |s: &[u8]| {
@@ -3385,6 +3385,50 @@ mod f2i {
                 all.then_some([a, b, c, e])
             },
         );
+        // float64 with clamp: every lane clamped to i32's range before it is rounded (the
+        // bounds are integers, so this is the clamp of the rounded value in every mode), so
+        // no lane is indefinite and the packs saturate the rest; `None` where the step has a
+        // NaN/+-Inf lane, found by the sum of its lanes (NaN or +-Inf if any lane is, or if
+        // the sum overflows, which only sends the step to the general form).
+        let by_clamp = hot(
+            #[inline(always)]
+            |s: &[u8]| {
+                if S != src::F64 || R != range::CLAMP {
+                    return None;
+                }
+                let x = array_map(
+                    [0, 1, 2, 3],
+                    #[inline(always)]
+                    |k: usize| f64_lanes::<SUB>(cpu, s.get(8 * ss * k..).unwrap_or(&[]), &sub),
+                );
+                let [p, q, r, u] = array_map(
+                    x,
+                    #[inline(always)]
+                    |(a, b)| _mm256_add_pd(a, b),
+                );
+                let t = _mm256_add_pd(_mm256_add_pd(p, q), _mm256_add_pd(r, u));
+                let t = _mm256_sub_pd(t, t);
+                if _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_UNORD_Q>(t, t)) != 0 {
+                    return None;
+                }
+                let (lo, hi) = (_mm256_set1_pd(-2_147_483_648.0), _mm256_set1_pd(2_147_483_647.0));
+                let clamp = hot(
+                    #[inline(always)]
+                    |x: __m256d| pd_to_i32::<M>(cpu, _mm256_max_pd(lo, _mm256_min_pd(hi, x))),
+                );
+                Some(array_map(
+                    x,
+                    #[inline(always)]
+                    |(a, b)| _mm256_set_m128i(clamp(b), clamp(a)),
+                ))
+            },
+        );
+        // float64 -> int32 with clamp or wrap: the steps after one with lanes beyond i32 try
+        // `by_clamp` / `by_sum`, which cost more than the general form in range and less
+        // than its redo, so data with many such lanes takes them and data without never does.
+        let adapt = S == src::F64 && T == tgt::I32 && R != range::ERROR;
+        const DIRECT_RUN: u32 = 16;
+        let mut run_direct = 0u32;
         let step = hot(
             #[inline(always)]
             |s: &[u8], d: &mut [u8]| {
@@ -3398,7 +3442,21 @@ mod f2i {
                 };
                 // The byte float types' special codes, found by their bytes (32 at a time).
                 let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
-                let v = [raw(0, s, &pre), raw(1, s, &pre), raw(2, s, &pre), raw(3, s, &pre)];
+                // float64 -> int32 with clamp or wrap, after a step with lanes beyond i32:
+                // every lane's value without the general form's test, where the step allows.
+                let direct = if run_direct > 0 {
+                    run_direct -= 1;
+                    by_clamp(s).or_else(
+                        #[inline(always)]
+                        || by_sum(s),
+                    )
+                } else {
+                    None
+                };
+                let v = match direct {
+                    Some(v) => v,
+                    None => [raw(0, s, &pre), raw(1, s, &pre), raw(2, s, &pre), raw(3, s, &pre)],
+                };
                 let ((a, fa), (b, fb), (c, fc), (e, fe)) = (conv(v[0]), conv(v[1]), conv(v[2]), conv(v[3]));
                 if by_words {
                     let (ab, ce) = (_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e));
@@ -3414,15 +3472,18 @@ mod f2i {
                         |x| _mm256_sub_epi32(x, vlo),
                     )) | special;
                 }
-                let (a, b, c, e, flagged) = if !beyond {
+                let (a, b, c, e, flagged) = if direct.is_some() {
+                    (a, b, c, e, 0)
+                } else if !beyond {
                     (a, b, c, e, flags([fa, fb, fc, fe]))
                 } else if clear(&[fa, fb, fc, fe]) {
                     (a, b, c, e, 0)
-                } else if let Some([a, b, c, e]) = by_sum(s) {
-                    (conv(a).0, conv(b).0, conv(c).0, conv(e).0, 0)
                 } else {
                     // Lanes beyond i32: the rule's values, in the lanes; NaN/+-Inf flagged,
                     // per lane only if there are any.
+                    if adapt {
+                        run_direct = DIRECT_RUN;
+                    }
                     let ((va, ka), (vb, kb), (vc, kc), (ve, ke)) =
                         (fix(0, s, &pre, v[0]), fix(1, s, &pre, v[1]), fix(2, s, &pre, v[2]), fix(3, s, &pre, v[3]));
                     let any = _mm256_or_si256(_mm256_or_si256(ka, kb), _mm256_or_si256(kc, ke));
