@@ -1071,14 +1071,14 @@ fn byte_tables_symmetric_but_for_the_least_integer_take_a_rule() {
     assert!(checked >= 30, "{checked} tables");
 }
 
-/// float64 -> int32 with clamp and wrap on data with many lanes beyond int32: after a step
-/// with such lanes the x86 kernels take a different form for the next steps, so runs of
-/// them, runs without them long enough for that form to end, edges of int32 in every mode
-/// (ties at +-(2^31 - 1/2), -2^31 itself, values just past either end), values from 2^51 on
-/// (where the wrap form by addition no longer holds) and NaN/+-Inf (with and without a
-/// scalar_map that takes them) must all match the reference.
+/// float64, float32 and bfloat16 -> int32 with clamp and wrap on data with many lanes
+/// beyond int32: after a step with such lanes the x86 kernels take a different form for the
+/// next steps (float64, float32), so runs of them, runs without them long enough for that form to end, edges of
+/// int32 in every mode (ties at +-(2^31 - 1/2), -2^31 itself, values just past either end),
+/// values from 2^51 on (where the float64 wrap form by addition no longer holds) and
+/// NaN/+-Inf (with and without a scalar_map that takes them) must all match the reference.
 #[test]
-fn float64_to_int32_with_runs_of_values_beyond_the_range() {
+fn floats_to_int32_with_runs_of_values_beyond_the_range() {
     let two31 = 2_147_483_648.0_f64;
     let edges = [
         two31,
@@ -1094,7 +1094,15 @@ fn float64_to_int32_with_runs_of_values_beyond_the_range() {
         -two31 + 1.0,
         -two31 + 1.5,
     ];
-    let far = [1.0e10, 6_442_450_944.5, 4_294_967_295.5, 2_251_799_813_685_248.5, 4_503_599_627_370_497.0, 1.0e300];
+    let far = [
+        1.0e10,
+        6_442_450_944.5,
+        4_294_967_295.5,
+        2_251_799_813_685_248.5,
+        4_503_599_627_370_497.0,
+        1.0e30,
+        1.0e300,
+    ];
     // xorshift64*: reproducible, no dependency.
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
     let mut next = move || {
@@ -1119,25 +1127,38 @@ fn float64_to_int32_with_runs_of_values_beyond_the_range() {
                 _ if specials && r >> 60 == 0 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][(r >> 9) as usize % 3],
                 _ => ((r >> 20) % 4001) as f64 * 0.25 - 500.0,
             };
-            values.push(v.to_bits());
+            values.push(v);
         }
     }
-    let clean: Vec<u64> = values.iter().copied().filter(|&b| f64::from_bits(b).is_finite()).collect();
+    let clean: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
     static MAP: [(FillValue, FillValue); 3] = [
         (FillValue::NaN, FillValue::Int(3)),
         (FillValue::Infinity, FillValue::Int(5)),
         (FillValue::NegInfinity, FillValue::Int(6)),
     ];
-    let (src, dst) = (DataType::Float64, DataType::Int32);
-    for r in Rounding::ALL {
-        for oor in [OutOfRange::Clamp, OutOfRange::Wrap] {
-            for map in [&[][..], &MAP[..]] {
-                let cfg = CastConfig::new(dst).with_rounding(r).with_out_of_range(Some(oor)).with_scalar_map(map, &[]);
-                let plan = CastPlan::new(&cfg, src, None).unwrap();
-                for tier in vector_tiers() {
-                    for (what, bits) in [("with specials", &values), ("finite", &clean)] {
-                        let input = to_bytes(src, bits);
-                        same_as_scalar(&plan, tier, &input, &format!("{r} {oor:?} map {} {what}", map.len()));
+    let dst = DataType::Int32;
+    for src in [DataType::Float64, DataType::Float32, DataType::BFloat16] {
+        // (float32 and bfloat16 by truncation: any value of theirs near these will do.)
+        let bits = |v: &[f64]| -> Vec<u64> {
+            v.iter()
+                .map(|&v| match src {
+                    DataType::Float64 => v.to_bits(),
+                    DataType::Float32 => u64::from((v as f32).to_bits()),
+                    _ => u64::from((v as f32).to_bits() >> 16),
+                })
+                .collect()
+        };
+        let inputs = [("with specials", to_bytes(src, &bits(&values))), ("finite", to_bytes(src, &bits(&clean)))];
+        for r in Rounding::ALL {
+            for oor in [OutOfRange::Clamp, OutOfRange::Wrap] {
+                for map in [&[][..], &MAP[..]] {
+                    let cfg =
+                        CastConfig::new(dst).with_rounding(r).with_out_of_range(Some(oor)).with_scalar_map(map, &[]);
+                    let plan = CastPlan::new(&cfg, src, None).unwrap();
+                    for tier in vector_tiers() {
+                        for (what, input) in &inputs {
+                            same_as_scalar(&plan, tier, input, &format!("{r} {oor:?} map {} {what}", map.len()));
+                        }
                     }
                 }
             }

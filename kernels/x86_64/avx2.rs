@@ -3423,10 +3423,45 @@ mod f2i {
                 ))
             },
         );
-        // float64 -> int32 with clamp or wrap: the steps after one with lanes beyond i32 try
-        // `by_clamp` / `by_sum`, which cost more than the general form in range and less
-        // than its redo, so data with many such lanes takes them and data without never does.
-        let adapt = S == src::F64 && T == tgt::I32 && R != range::ERROR;
+        // float32 with wrap: every lane's value as [`beyond_i32_ps`] gives it, the
+        // lanes beyond i32 found by their magnitude; `None` where the step has a NaN/+-Inf
+        // lane, found by the sum of its lanes as in `by_clamp`.
+        let by_wrap = hot(
+            #[inline(always)]
+            |pre: &[__m256; 4]| {
+                if S != src::F32 || R != range::WRAP {
+                    return None;
+                }
+                let t = _mm256_add_ps(_mm256_add_ps(pre[0], pre[1]), _mm256_add_ps(pre[2], pre[3]));
+                let t = _mm256_sub_ps(t, t);
+                if _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(t, t)) != 0 {
+                    return None;
+                }
+                let (two31, magnitude) = (_mm256_set1_ps(2_147_483_648.0), _mm256_set1_epi32(i32::MAX));
+                Some(array_map(
+                    *pre,
+                    #[inline(always)]
+                    |x| {
+                        let bits = _mm256_castps_si256(x);
+                        let beyond = _mm256_cmp_ps::<_CMP_GE_OQ>(
+                            _mm256_castsi256_ps(_mm256_and_si256(bits, magnitude)),
+                            two31,
+                        );
+                        let scaled = _mm256_sub_epi32(bits, _mm256_set1_epi32(32 << 23));
+                        let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+                            _mm256_and_ps(_mm256_castsi256_ps(scaled), beyond),
+                        );
+                        f32_to_i32::<M>(cpu, _mm256_fnmadd_ps(k, _mm256_set1_ps(4_294_967_296.0), x))
+                    },
+                ))
+            },
+        );
+        // int32 targets with clamp or wrap from float64, with wrap from float32: the
+        // steps after one with lanes beyond i32 try `by_clamp` / `by_sum` / `by_wrap`, which
+        // cost more than the general form in range and less than the general form with its
+        // redo, so data with many such lanes takes them and data without never does.
+        let adapt = T == tgt::I32
+            && ((S == src::F64 && R != range::ERROR) || (S == src::F32 && R == range::WRAP));
         const DIRECT_RUN: u32 = 16;
         let mut run_direct = 0u32;
         let step = hot(
@@ -3442,14 +3477,19 @@ mod f2i {
                 };
                 // The byte float types' special codes, found by their bytes (32 at a time).
                 let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
-                // float64 -> int32 with clamp or wrap, after a step with lanes beyond i32:
+                // int32 targets with clamp or wrap, after a step with lanes beyond i32 (`adapt`):
                 // every lane's value without the general form's test, where the step allows.
                 let direct = if run_direct > 0 {
                     run_direct -= 1;
-                    by_clamp(s).or_else(
-                        #[inline(always)]
-                        || by_sum(s),
-                    )
+                    by_clamp(s)
+                        .or_else(
+                            #[inline(always)]
+                            || by_sum(s),
+                        )
+                        .or_else(
+                            #[inline(always)]
+                            || by_wrap(&pre),
+                        )
                 } else {
                     None
                 };
