@@ -1094,15 +1094,8 @@ fn floats_to_int32_with_runs_of_values_beyond_the_range() {
         -two31 + 1.0,
         -two31 + 1.5,
     ];
-    let far = [
-        1.0e10,
-        6_442_450_944.5,
-        4_294_967_295.5,
-        2_251_799_813_685_248.5,
-        4_503_599_627_370_497.0,
-        1.0e30,
-        1.0e300,
-    ];
+    let far =
+        [1.0e10, 6_442_450_944.5, 4_294_967_295.5, 2_251_799_813_685_248.5, 4_503_599_627_370_497.0, 1.0e30, 1.0e300];
     // xorshift64*: reproducible, no dependency.
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
     let mut next = move || {
@@ -1122,7 +1115,11 @@ fn floats_to_int32_with_runs_of_values_beyond_the_range() {
                 p if p < share && r & 0x100 != 0 => edges[(r >> 9) as usize % edges.len()],
                 p if p < share => {
                     let v = far[(r >> 9) as usize % far.len()];
-                    if r & 0x10000 != 0 { -v } else { v }
+                    if r & 0x10000 != 0 {
+                        -v
+                    } else {
+                        v
+                    }
                 }
                 _ if specials && r >> 60 == 0 => [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][(r >> 9) as usize % 3],
                 _ => ((r >> 20) % 4001) as f64 * 0.25 - 500.0,

@@ -330,8 +330,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         return Some(match s {
             src::F32 => by_mode!(m, pick_to_e8m0[src::F32], r),
             src::F16 => by_mode!(m, pick_to_e8m0[src::F16], r),
-            // In 16-bit lanes ([`bf16_to_e8m0`]): x1.3-1.6 without a rule, x2.2-2.4 with clamp
-            // (2^20, both kernels in one process).
+            // In 16-bit lanes ([`bf16_to_e8m0`]): twice the lanes per op, measured faster
+            // with and without a rule.
             src::BF16 => by_mode!(m, pick_bf16_to_e8m0, r),
             src::I16 => by_mode!(m, pick_to_e8m0[src::I16], r),
             src::U16 => by_mode!(m, pick_to_e8m0[src::U16], r),
@@ -379,7 +379,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             T::UInt32 => return by_mode!(m, pick_f2u32[src::E8M0], r, false),
             T::Float16 => return Some(pick_to_f16::<{ src::E8M0 }>(m)),
             // Exact: the code shifted into f32's exponent field (2^-127 is f32's subnormal
-            // 0x400000), not the table's gathers (0.25 of memcpy at 2^20).
+            // 0x400000), not the table's gathers (slow).
             T::Float32 => return Some(byte_to_float::<{ src::E8M0 }, 4, false> as KernelFn),
             T::Int64 | T::UInt64 => return by_mode!(m, pick_e8m0_to_int64, r),
             _ => {}
@@ -462,8 +462,8 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             _ => by_mode!(m, pick_f2i_wide[src::BF16], r),
         },
         _ if on_f8 => pick_f32_to_f8(from, to, m),
-        // bfloat16 in 16-bit lanes ([`bf16_to_mini`]): x1.19-1.41 over `to_mini` (2^20, 45
-        // rows, both kernels in one process).
+        // bfloat16 in 16-bit lanes ([`bf16_to_mini`]): measured faster than `to_mini` on
+        // every row.
         (T::BFloat16, _) if is_mini_target(to.format()) => {
             by_mode!(m, pick_bf16_to_mini, !to.format().has_negative_zero())
         }
@@ -578,7 +578,7 @@ fn pick_byte_to_float<const K: u8>(to: DataType) -> Option<KernelFn> {
 /// [`cold_form`] `cold` and room for `rows` rows per half
 /// ([`ShuffleRows`](crate::kernels::x86_64_byte_rows::ShuffleRows)), in the `K` that
 /// [`slots`] gives: 1 to 4, or 6, compacted (each slot costs a lookup, so 3 and 6 are their
-/// own kernels: x1.1-1.4 over the next size up on the tables they serve, in cache); more
+/// own kernels, measured faster than the next size up on the tables they serve); more
 /// than six rows take the uncompacted layout (`K` = 8), whose row offsets are constants: with
 /// eight compacted rows their offsets spilled, and the kernel ran slower than without
 /// compaction. With `sums`, the rows are what remains of the table less its [`NibbleSums`].
@@ -864,8 +864,8 @@ fn pick_f2i_sub<const F: u8, const M: u8>(t: u8, r: u8) -> Option<KernelFn> {
 
 /// A kernel for plans whose scalar_map has a [`Substitute`]: the substituting one (`$sub`)
 /// where the source holds NaN/Inf often enough ([`dense_specials`]), else the plain one,
-/// whose resolution of each hit (about 25 cycles) costs less on sparser data than the
-/// substitution's ops on every step (measured x0.7-0.85 of the plain loop without hits).
+/// whose resolution of each hit in the cold path costs less on sparser data than the
+/// substitution's ops on every step (which slow the loop without hits).
 macro_rules! by_density {
     ($name:ident $(<$(const $g:ident: $gt:ty),*>)?, $plain:ident, $sub:ident) => {
         fn $name$(<$(const $g: $gt),*>)?(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
@@ -946,8 +946,7 @@ fn pick_e8m0_to_int64<const M: u8>(r: u8) -> Option<KernelFn> {
 /// [`f32_to_f8`] where it is dispatched, else `None`. float16 -> float8_e5m2 (e5m2 is the
 /// top byte of a float16): one integer rounding of the source's own patterns, in every mode.
 /// float32/bfloat16 -> float8_e5m2 in nearest-away, and float16 -> float8_e4m3 towards zero
-/// and nearest-away, stay on the F16C kernel: measured faster there than `to_mini` (2^20,
-/// e.g. float32 -> e5m2 nearest-away 0.59 of memcpy against 0.27).
+/// and nearest-away, stay on the F16C kernel: measured faster there than `to_mini`.
 fn pick_f32_to_f8(from: DataType, to: DataType, m: u8) -> Option<KernelFn> {
     use DataType as T;
     match (from, to) {
@@ -1194,13 +1193,11 @@ fn chunked<const N: usize>(
 }
 
 /// [`chunked`] with `halves` (1 or 2) calls of `step` (each `N` elements) per step of the
-/// chunk loop (`halves * N` at most 64: [`blocks`] takes the flags as one u64): two for the compute-bound kernels with short steps, whose loop bookkeeping
-/// (induction variables, bounds and prefetch tests) would take the ALU ports they keep busy.
-/// `to_mini`, with its shifts by a vector count (one uop, not two), went from 18.4 to 16.9
-/// cycles per 32 elements by llvm-mca (Ice Lake model), and float32 -> its byte floats from
-/// a median 0.76 to 0.83 of memcpy (16 rows, 2^20, 3 alternated rounds). `step` has one
-/// call site whatever `halves` is: a kernel that chose between this and [`chunked`] with a
-/// branch had two, and LLVM kept its step out of line (float8 -> int16 0.47 -> 0.31).
+/// chunk loop (`halves * N` at most 64: [`blocks`] takes the flags as one u64): two for the
+/// compute-bound kernels with short steps, whose loop bookkeeping (induction variables,
+/// bounds and prefetch tests) would take the ALU ports they keep busy.
+/// `step` has one call site whatever `halves` is: a kernel that chose between this and
+/// [`chunked`] with a branch had two, and LLVM then kept its step out of line.
 #[inline(always)]
 fn chunked_halves<const N: usize>(
     dir: &Direction,
@@ -1282,8 +1279,8 @@ pub(super) fn blocks(
     let (src, dst) = if stream {
         // The first few elements by the reference, so that every streamed block starts on a
         // cache line: a block edge inside a line leaves that line partly written by
-        // non-temporal stores, which the memory then has to merge (measured 10-20% slower
-        // at 2^24 on an Intel Xeon). Not where the output is not aligned to its elements.
+        // non-temporal stores, which the memory then has to merge (measured slower). Not
+        // where the output is not aligned to its elements.
         let head = match dst.as_ptr().align_offset(64) {
             a if a % ds == 0 => (a / ds).min(src.len() / ss).min(dst.len() / ds),
             _ => 0,
@@ -1681,8 +1678,8 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
 
 /// Eight float64 lanes rounded to float32 towards zero: the nearest-even conversion, one
 /// pattern less where its magnitude went up (see [`f64_to_f32`]). [`narrow_pd`]'s pattern
-/// difference tells the same, but its subtraction and the sign's shift measured 5% slower
-/// than this compare.
+/// difference tells the same, but its subtraction and the sign's shift cost more than this
+/// compare.
 #[inline(always)]
 fn towards_zero_ps(cpu: Avx2, a: __m256d, b: __m256d) -> __m256 {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
@@ -1766,8 +1763,8 @@ mod to_f16 {
     // subnormal operand). |x| >= 65504 (the float16 maximum) and NaN/Inf go cold, found on
     // the results, 16 lanes per op: in every mode such an x gives a magnitude of 0x7bff
     // (65504) or more (Inf, NaN), and a smaller x at most 0x7bff, which flags a few lanes
-    // the reference then redoes. Against the same test on the f32 lanes, 8 per op: x1.4-1.9
-    // in cache (nearest-even, towards zero and +-Inf). 32 elements per step.
+    // the reference then redoes; twice the lanes per op of the same test on the f32 lanes.
+    // 32 elements per step.
     entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[false]);
     // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
     entry!(pub(super) f32_to_f16_sub<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[true]);
@@ -1790,7 +1787,7 @@ mod to_f16 {
         // largest finite value where the rounded value, its exponent unbounded, is past it.)
         let clamp = dir.out_of_range == Some(OutOfRange::Clamp) && MODE == _MM_FROUND_TO_NEAREST_INT;
         // Eight lanes converted, and with `AWAY` the lanes' flags: nearest-away needs |x|
-        // for its last bit anyway, and there the test on it measured faster (x1.05-1.15).
+        // for its last bit anyway, and there the test on it measured faster.
         let cvt = hot(
             #[inline(always)]
             |x: __m256| {
@@ -1981,8 +1978,7 @@ use to_bf16::{f32_to_bf16, f32_to_bf16_sub};
 // Results above the largest finite code, NaN, Inf and magnitudes float16 saturates go cold.
 // 32 elements per step. Dispatched only where it measured faster than `to_mini`: e5m2 in
 // nearest-away, float16 -> e4m3 towards zero and nearest-away, and float16 -> e5m2 in every
-// mode, which skips F16C (its own patterns are the float16s: 0.30-0.41 -> 0.65-0.90 of
-// memcpy at 2^20).
+// mode, which skips F16C (its own patterns are the float16s).
 entry!(f32_to_f8<const S: u8, const E5M2: bool, const M: u8>, f32_to_f8_body);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
 fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
@@ -2076,8 +2072,8 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
 /// are a float16 whose exponent field is the type's (a float16 subnormal for the type's
 /// subnormals). F16C widens that exactly, and scaling by 2^(15 - bias) is then exact (every
 /// result is a normal f32). NaN/Inf codes decode to finite values: callers find them by
-/// their bytes, 32 at a time ([`SpecialBytes`]), not in 16-bit lanes (measured at 2^20:
-/// float8 -> 16/32/64-bit integers x1.1-1.5). The bits get there in three shifts and a
+/// their bytes, 32 at a time ([`SpecialBytes`]), not in 16-bit lanes (twice the lanes per
+/// test, measured faster). The bits get there in three shifts and a
 /// mask: the k-bit code shifted to the top of a 16-bit lane (the sign in bit 15, the stored
 /// byte's unused bits dropped), shifted right arithmetically by 5 - e (the magnitude into
 /// place, sign copies above it), and the copies below bit 15 cleared.
@@ -2182,7 +2178,7 @@ impl Mini {
     /// the sign and clears its copies, and a multiply rebiases: exact. The subnormal codes
     /// are f32 subnormal operands there, which is why `top` needs a core that takes them at
     /// full speed (`dispatch::subnormal_operands_free`): moving them out of the way first
-    /// (5 byte ops per 32) lost all of the gain (x0.69, in cache).
+    /// (5 byte ops per 32) lost all of the gain.
     #[inline(always)]
     fn decode32(&self, s: &[u8]) -> [__m256; 4] {
         // SAFETY: `self._cpu` proves the tier's features (see [`Avx2`]).
@@ -2511,8 +2507,7 @@ fn words_in_order(cpu: Avx2, v: [__m256i; 4]) -> __m256i {
 /// the result is an integer of the same float type). Nearest-away: `x + copysign(p, x)`
 /// truncated, with `p` the float just below 1/2 (see [`to_i32`]; `$p`, and the blend on
 /// the sign bit `$blend`): a blend, an add and the rounding, where `t + trunc(2 * (x - t))`
-/// with `t = trunc(x)` took five (float32/bfloat16/float64 -> uint32/int64/uint64
-/// nearest-away measured x1.08-1.42 in cache). One body for f32 and f64 lanes.
+/// with `t = trunc(x)` took five. One body for f32 and f64 lanes.
 macro_rules! rounding {
     ($(#[$doc:meta])* $name:ident, $v:ty, $round:ident, $sub:ident, $add:ident, $blend:ident, $p:ident) => {
         $(#[$doc])*
@@ -3062,8 +3057,7 @@ fn pd_to_i32<const M: u8>(cpu: Avx2, x: __m256d) -> __m128i {
 /// other value reaches a tie or an integer: x moves by at most one ulp, from an even
 /// multiple of its ulp to the odd one above it, and ties and integers are even multiples.
 /// From 2^31 on (and for NaN/Inf) the conversion gives the indefinite either way.
-/// Against `x + copysign(p, x)` truncated (one op more), float64 -> 8/16/32-bit integers
-/// nearest-away measured x1.3-1.5 in cache (5 alternated rounds).
+/// One op fewer than `x + copysign(p, x)` truncated.
 #[inline(always)]
 fn last_bit_pd(_cpu: Avx2, x: __m256d) -> __m256d {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
@@ -3443,14 +3437,13 @@ mod f2i {
                     #[inline(always)]
                     |x| {
                         let bits = _mm256_castps_si256(x);
-                        let beyond = _mm256_cmp_ps::<_CMP_GE_OQ>(
-                            _mm256_castsi256_ps(_mm256_and_si256(bits, magnitude)),
-                            two31,
-                        );
+                        let beyond =
+                            _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_castsi256_ps(_mm256_and_si256(bits, magnitude)), two31);
                         let scaled = _mm256_sub_epi32(bits, _mm256_set1_epi32(32 << 23));
-                        let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
-                            _mm256_and_ps(_mm256_castsi256_ps(scaled), beyond),
-                        );
+                        let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_and_ps(
+                            _mm256_castsi256_ps(scaled),
+                            beyond,
+                        ));
                         f32_to_i32::<M>(cpu, _mm256_fnmadd_ps(k, _mm256_set1_ps(4_294_967_296.0), x))
                     },
                 ))
@@ -3460,8 +3453,7 @@ mod f2i {
         // steps after one with lanes beyond i32 try `by_clamp` / `by_sum` / `by_wrap`, which
         // cost more than the general form in range and less than the general form with its
         // redo, so data with many such lanes takes them and data without never does.
-        let adapt = T == tgt::I32
-            && ((S == src::F64 && R != range::ERROR) || (S == src::F32 && R == range::WRAP));
+        let adapt = T == tgt::I32 && ((S == src::F64 && R != range::ERROR) || (S == src::F32 && R == range::WRAP));
         const DIRECT_RUN: u32 = 16;
         let mut run_direct = 0u32;
         let step = hot(
@@ -3564,8 +3556,8 @@ mod f2i {
                 flagged
             },
         );
-        // Two halves per step for byte targets, not for float64 sources: measured 11% slower
-        // that way (2^20, float64 -> int8/uint8, median of 30 rows).
+        // Two halves per step for byte targets, not for float64 sources (measured slower that
+        // way: their steps are not short).
         let halves = if ds == 1 && S != src::F64 { 2 } else { 1 };
         chunked_halves::<N>(dir, src, dst, (ss, ds), halves, step)
     }
@@ -4118,12 +4110,11 @@ mod mini {
     // where the first one is (a tie goes up: the reference counts the one-bit significand as odd).
     // Without a rule, zero, f32 subnormals, negative values, NaN/Inf and a carry to 0xff go cold,
     // found on the stored bytes (codes 0 and 0xff), 32 lanes per test: against per-lane tests
-    // before the pack, float32/float16/bfloat16/int16/uint16 x1.3-2.1 at 2^20, int32/uint32
-    // x1.1-1.6; sources without f32 subnormals skip the zeroing (the add alone leaves those lanes
-    // at 0 or past 0xff: x1.1-1.6 more for float16 and the integers). With clamp (`CLAMP`), zeros
+    // before the pack, 4 times the lanes per test; sources without f32 subnormals skip the
+    // zeroing (the add alone leaves those lanes at 0 or past 0xff). With clamp (`CLAMP`), zeros
     // and negative values (all below the type's range) become the least code, a carry past 0xfe
     // the largest, and only positive f32 subnormals and NaN/Inf go cold (tested per lane: code 0
-    // is a value there; integer sources have nothing to test: x1.3-2.2). 32 elements per step.
+    // is a value there; integer sources have nothing to test). 32 elements per step.
     entry!(pub(super) to_e8m0<const S: u8, const M: u8, const CLAMP: bool>, to_e8m0_body);
     #[target_feature(enable = "avx2,fma,f16c,bmi2")]
     fn to_e8m0_body<const S: u8, const M: u8, const CLAMP: bool>(
@@ -5428,7 +5419,7 @@ fn rule_abs(lut: &lanes::Lut, how: u8) -> bool {
 // added. With a `PLUS` form ([`plus_form`]), the rule's [`lanes::Plus`]: one side's lanes add
 // its bit to the entry before the rule, the bit found in a 16-byte bitmap (like the cold
 // one's half), or in bit 7 of the entry itself where the stored entries leave that free (two
-// ops for seven: directed-mode tables from float8 x1.15 over 33 rows in cache, none slower).
+// ops for seven).
 // The rows were found when the plan was bound ([`lanes::Lut::shuffle_rows`]). 32 elements
 // per step.
 entry!(lut_shuffle<const C: u8, const SYM: u8, const ABS: bool, const K: usize, const SUMS: bool, const PLUS: u8>, lut_shuffle_body);

@@ -183,7 +183,7 @@ fn compute_kernel(dir: &Direction) -> Option<KernelFn> {
     if dispatch::avx512_in_halves() && !matches!(from, DataType::Float16 | DataType::BFloat16) {
         return None;
     }
-    // AVX2's F16C kernel rounds these nearest-away faster (measured, 2^20: 0.69 vs 0.47).
+    // AVX2's F16C kernel rounds these nearest-away faster (measured).
     if from == DataType::Float32 && to == DataType::Float8E5M2 && mode_code(dir.rounding) == mode::NA {
         return None;
     }

@@ -296,8 +296,8 @@ impl ShuffleRows {
         // The cold bytes flagged in the entries, where the target leaves bit 7 free, by the
         // rule (where it keeps bit 7 and each sign is cold alike) or by the whole table, if
         // that takes no more lookups (flagged entries are no longer free to take the value
-        // above them): a row more measured slower than the bitmap test it saved (int8 ->
-        // float4, x0.88-0.94 at 2^20), the tests alone saved x1.1-1.2.
+        // above them): a row more measured slower than the bitmap test it saved, the tests
+        // alone faster.
         if best.cold_form == cold_form::NONE || !lut.low_bit7_free() {
             return best;
         }
