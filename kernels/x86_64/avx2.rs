@@ -3417,13 +3417,13 @@ mod f2i {
                 ))
             },
         );
-        // float32 with wrap: every lane's value as [`beyond_i32_ps`] gives it, the
-        // lanes beyond i32 found by their magnitude; `None` where the step has a NaN/+-Inf
-        // lane, found by the sum of its lanes as in `by_clamp`.
-        let by_wrap = hot(
+        // float32 with clamp or wrap: every lane's value as [`beyond_i32_ps`] gives it (for
+        // wrap the lanes beyond i32 found by their magnitude); `None` where the step has a
+        // NaN/+-Inf lane, found by the sum of its lanes as in `by_clamp`.
+        let by_rule_ps = hot(
             #[inline(always)]
             |pre: &[__m256; 4]| {
-                if S != src::F32 || R != range::WRAP {
+                if S != src::F32 || R == range::ERROR {
                     return None;
                 }
                 let t = _mm256_add_ps(_mm256_add_ps(pre[0], pre[1]), _mm256_add_ps(pre[2], pre[3]));
@@ -3436,6 +3436,11 @@ mod f2i {
                     *pre,
                     #[inline(always)]
                     |x| {
+                        if R == range::CLAMP {
+                            // As [`beyond_i32_ps`]: the indefinite plus the compare's all ones.
+                            let above = _mm256_cmp_ps::<_CMP_GE_OQ>(x, two31);
+                            return _mm256_add_epi32(f32_to_i32::<M>(cpu, x), _mm256_castps_si256(above));
+                        }
                         let bits = _mm256_castps_si256(x);
                         let beyond =
                             _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_castsi256_ps(_mm256_and_si256(bits, magnitude)), two31);
@@ -3449,11 +3454,11 @@ mod f2i {
                 ))
             },
         );
-        // int32 targets with clamp or wrap from float64, with wrap from float32: the
-        // steps after one with lanes beyond i32 try `by_clamp` / `by_sum` / `by_wrap`, which
+        // int32 targets with clamp or wrap from float64 and float32: the steps after one
+        // with lanes beyond i32 try `by_clamp` / `by_sum` / `by_rule_ps`, which
         // cost more than the general form in range and less than the general form with its
         // redo, so data with many such lanes takes them and data without never does.
-        let adapt = T == tgt::I32 && ((S == src::F64 && R != range::ERROR) || (S == src::F32 && R == range::WRAP));
+        let adapt = T == tgt::I32 && matches!(S, src::F64 | src::F32) && R != range::ERROR;
         const DIRECT_RUN: u32 = 16;
         let mut run_direct = 0u32;
         let step = hot(
@@ -3480,7 +3485,7 @@ mod f2i {
                         )
                         .or_else(
                             #[inline(always)]
-                            || by_wrap(&pre),
+                            || by_rule_ps(&pre),
                         )
                 } else {
                     None
