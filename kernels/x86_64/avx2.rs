@@ -2941,30 +2941,75 @@ fn to_i32<const M: u8, const SUB: bool>(cpu: Avx2, s: &[u8], sub: &Substitute) -
 
 /// Eight i32 lanes `v` converted in mode `M` from the f32 lanes `x` ([`f32_to_i32`]), with
 /// range rule `R`'s value where the conversion gave the indefinite, and the NaN/+-Inf lanes
-/// (all ones), which the rules leave to the reference. Clamp: `i32::MAX` for `x >= 2^31`
-/// (the indefinite plus the compare's all ones; a negative `x` keeps the indefinite,
-/// `i32::MIN`, which is its clamp). Wrap: converted again from `x - 2^32 k`, `k` the nearest
-/// integer to `x / 2^32` in the indefinite lanes and 0 in the others. Every step is exact:
-/// `x / 2^32` by taking 32 from the exponent field (integer work, so a small lane never
-/// makes a subnormal product, which costs a microcode assist; those lanes are masked out),
-/// the rounding, and the difference, an integer of `x`'s grid in [-2^31, 2^31] whose ends
-/// both convert to the bits of -2^31.
+/// (all ones), which the rules leave to the reference. Clamp: [`clamp_above_ps`] (a negative
+/// `x` keeps the indefinite, `i32::MIN`, which is its clamp). Wrap: [`wrap_beyond_ps`] over
+/// the indefinite lanes. Every step is exact: the scaling, the rounding, and the difference,
+/// an integer of `x`'s grid in [-2^31, 2^31] whose ends both convert to the bits of -2^31.
 #[inline(always)]
 fn beyond_i32_ps<const M: u8, const R: u8>(cpu: Avx2, v: __m256i, x: __m256) -> (__m256i, __m256i) {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
         let v = if R == range::CLAMP {
-            let above = _mm256_cmp_ps::<_CMP_GE_OQ>(x, _mm256_set1_ps(2_147_483_648.0));
-            _mm256_add_epi32(v, _mm256_castps_si256(above))
+            clamp_above_ps(cpu, v, x)
         } else {
-            let indefinite = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(i32::MIN));
-            let scaled = _mm256_sub_epi32(_mm256_castps_si256(x), _mm256_set1_epi32(32 << 23));
-            let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_castsi256_ps(
-                _mm256_and_si256(scaled, indefinite),
-            ));
-            f32_to_i32::<M>(cpu, _mm256_fnmadd_ps(k, _mm256_set1_ps(4_294_967_296.0), x))
+            wrap_beyond_ps::<M>(cpu, x, _mm256_cmpeq_epi32(v, _mm256_set1_epi32(i32::MIN)))
         };
         (v, special_ps(cpu, x))
+    }
+}
+
+/// Clamp's value from the converted lanes `v` of `x`: `i32::MAX` where `x >= 2^31`, the
+/// indefinite (`i32::MIN`) plus the compare's all ones; the other lanes keep their value.
+#[inline(always)]
+fn clamp_above_ps(_cpu: Avx2, v: __m256i, x: __m256) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let above = _mm256_cmp_ps::<_CMP_GE_OQ>(x, _mm256_set1_ps(2_147_483_648.0));
+        _mm256_add_epi32(v, _mm256_castps_si256(above))
+    }
+}
+
+/// Wrap's value of the f32 lanes `x` in mode `M`: `x - 2^32 k` converted, `k` the nearest
+/// integer to `x / 2^32` in the lanes where `beyond` is all ones (those beyond i32's range)
+/// and 0 in the others. `x / 2^32` takes 32 from the exponent field: integer work, so a small
+/// lane never makes a subnormal product (a microcode assist); those lanes are masked out.
+#[inline(always)]
+fn wrap_beyond_ps<const M: u8>(cpu: Avx2, x: __m256, beyond: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let scaled = _mm256_sub_epi32(_mm256_castps_si256(x), _mm256_set1_epi32(32 << 23));
+        let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_castsi256_ps(
+            _mm256_and_si256(scaled, beyond),
+        ));
+        f32_to_i32::<M>(cpu, _mm256_fnmadd_ps(k, _mm256_set1_ps(4_294_967_296.0), x))
+    }
+}
+
+/// Whether all 32 f32 lanes of `x` are finite, by their sum: NaN or +-Inf if any lane is (or
+/// if the sum overflows, which only answers `false` for a step that is finite).
+#[inline(always)]
+fn finite_ps(_cpu: Avx2, x: &[__m256; 4]) -> bool {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let t = _mm256_add_ps(_mm256_add_ps(x[0], x[1]), _mm256_add_ps(x[2], x[3]));
+        let t = _mm256_sub_ps(t, t);
+        _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(t, t)) == 0
+    }
+}
+
+/// [`finite_ps`] for 32 f64 lanes in pairs of vectors.
+#[inline(always)]
+fn finite_pd(_cpu: Avx2, x: &[(__m256d, __m256d); 4]) -> bool {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let [p, q, r, u] = array_map(
+            *x,
+            #[inline(always)]
+            |(a, b)| _mm256_add_pd(a, b),
+        );
+        let t = _mm256_add_pd(_mm256_add_pd(p, q), _mm256_add_pd(r, u));
+        let t = _mm256_sub_pd(t, t);
+        _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_UNORD_Q>(t, t)) == 0
     }
 }
 
@@ -3381,9 +3426,7 @@ mod f2i {
         );
         // float64 with clamp: every lane clamped to i32's range before it is rounded (the
         // bounds are integers, so this is the clamp of the rounded value in every mode), so
-        // no lane is indefinite and the packs saturate the rest; `None` where the step has a
-        // NaN/+-Inf lane, found by the sum of its lanes (NaN or +-Inf if any lane is, or if
-        // the sum overflows, which only sends the step to the general form).
+        // no lane is indefinite; `None` where the step has a NaN/+-Inf lane ([`finite_pd`]).
         let by_clamp = hot(
             #[inline(always)]
             |s: &[u8]| {
@@ -3395,14 +3438,7 @@ mod f2i {
                     #[inline(always)]
                     |k: usize| f64_lanes::<SUB>(cpu, s.get(8 * ss * k..).unwrap_or(&[]), &sub),
                 );
-                let [p, q, r, u] = array_map(
-                    x,
-                    #[inline(always)]
-                    |(a, b)| _mm256_add_pd(a, b),
-                );
-                let t = _mm256_add_pd(_mm256_add_pd(p, q), _mm256_add_pd(r, u));
-                let t = _mm256_sub_pd(t, t);
-                if _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_UNORD_Q>(t, t)) != 0 {
+                if !finite_pd(cpu, &x) {
                     return None;
                 }
                 let (lo, hi) = (_mm256_set1_pd(-2_147_483_648.0), _mm256_set1_pd(2_147_483_647.0));
@@ -3419,16 +3455,14 @@ mod f2i {
         );
         // float32 with clamp or wrap: every lane's value as [`beyond_i32_ps`] gives it (for
         // wrap the lanes beyond i32 found by their magnitude); `None` where the step has a
-        // NaN/+-Inf lane, found by the sum of its lanes as in `by_clamp`.
+        // NaN/+-Inf lane ([`finite_ps`]).
         let by_rule_ps = hot(
             #[inline(always)]
             |pre: &[__m256; 4]| {
                 if S != src::F32 || R == range::ERROR {
                     return None;
                 }
-                let t = _mm256_add_ps(_mm256_add_ps(pre[0], pre[1]), _mm256_add_ps(pre[2], pre[3]));
-                let t = _mm256_sub_ps(t, t);
-                if _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(t, t)) != 0 {
+                if !finite_ps(cpu, pre) {
                     return None;
                 }
                 let (two31, magnitude) = (_mm256_set1_ps(2_147_483_648.0), _mm256_set1_epi32(i32::MAX));
@@ -3437,19 +3471,11 @@ mod f2i {
                     #[inline(always)]
                     |x| {
                         if R == range::CLAMP {
-                            // As [`beyond_i32_ps`]: the indefinite plus the compare's all ones.
-                            let above = _mm256_cmp_ps::<_CMP_GE_OQ>(x, two31);
-                            return _mm256_add_epi32(f32_to_i32::<M>(cpu, x), _mm256_castps_si256(above));
+                            return clamp_above_ps(cpu, f32_to_i32::<M>(cpu, x), x);
                         }
-                        let bits = _mm256_castps_si256(x);
-                        let beyond =
-                            _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_castsi256_ps(_mm256_and_si256(bits, magnitude)), two31);
-                        let scaled = _mm256_sub_epi32(bits, _mm256_set1_epi32(32 << 23));
-                        let k = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_and_ps(
-                            _mm256_castsi256_ps(scaled),
-                            beyond,
-                        ));
-                        f32_to_i32::<M>(cpu, _mm256_fnmadd_ps(k, _mm256_set1_ps(4_294_967_296.0), x))
+                        let bits = _mm256_and_si256(_mm256_castps_si256(x), magnitude);
+                        let beyond = _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_castsi256_ps(bits), two31);
+                        wrap_beyond_ps::<M>(cpu, x, _mm256_castps_si256(beyond))
                     },
                 ))
             },
