@@ -1,6 +1,6 @@
-// criterion benchmarks side by side with the alternatives a user has, on the same inputs
-// (in range, and with 10% of the elements beyond the target's range for the clamp cases),
-// ids `src->dst/rounding/oor/data/implementation/N`:
+// criterion benchmarks side by side with the alternatives a user has, on the same inputs in
+// the same buffers (in range, and with 10% of the elements beyond the target's range for the
+// clamp cases), ids `src->dst/rounding/oor/data/implementation/N`:
 //
 // - this crate on each x86 tier that runs here (`avx2`, `avx512`);
 // - zarr-cast-value 0.5 (the Rust core of zarr-python's `cast_value` codec) on each pair it
@@ -131,13 +131,20 @@ fn bench(c: &mut Criterion) {
             let i32s: Vec<i32> =
                 v.iter().map(|&x| (x.round() as i64).clamp(i32::MIN.into(), i32::MAX.into()) as i32).collect();
             let u8s: Vec<u8> = v.iter().map(|&x| x as u8).collect();
-            let input: Vec<u8> = match src {
-                T::Float64 => bytemuck::cast_slice(&f64s).to_vec(),
-                T::Float32 => bytemuck::cast_slice(&f32s).to_vec(),
-                T::Int32 => bytemuck::cast_slice(&i32s).to_vec(),
-                _ => u8s.clone(),
+            let bytes: &[u8] = match src {
+                T::Float64 => bytemuck::cast_slice(&f64s),
+                T::Float32 => bytemuck::cast_slice(&f32s),
+                T::Int32 => bytemuck::cast_slice(&i32s),
+                _ => &u8s,
             };
-            let mut out = vec![0u8; n * dst.size()];
+            // Every implementation reads and writes the same two buffers (8-byte aligned, so
+            // that each can view them as its element type): where the data lies is not a
+            // difference between them.
+            let (mut input_words, mut out_words) = (vec![0u64; bytes.len().div_ceil(8)], vec![0u64; n]);
+            let input = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut input_words)[..bytes.len()];
+            input.copy_from_slice(bytes);
+            let input = &*input;
+            let out = &mut bytemuck::cast_slice_mut::<u64, u8>(&mut out_words)[..n * dst.size()];
             g.throughput(Throughput::Bytes((input.len() + out.len()) as u64));
             let oor_name = oor.map_or("none", |x| x.as_str());
             let pre = format!("{src}->{dst}/{r}/{oor_name}/{data}");
@@ -146,7 +153,7 @@ fn bench(c: &mut Criterion) {
             for tier in [Tier::Avx2, Tier::Avx512] {
                 let Some(plan) = plan.clone().with_tier(tier) else { continue };
                 g.bench_function(format!("{pre}/cast-value-kernels-{tier}/{n}"), |b| {
-                    b.iter(|| plan.encode(black_box(&input), black_box(&mut out)))
+                    b.iter(|| plan.encode(black_box(input), black_box(&mut *out)))
                 });
             }
             let zr = zcv_rounding(r);
@@ -156,108 +163,156 @@ fn bench(c: &mut Criterion) {
                 (T::Float64, T::Float32) => {
                     let cfg =
                         zcv::FloatToFloatConfig::<f64, f32> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let mut o = vec![0f32; n];
+                    let o = bytemuck::cast_slice_mut::<u8, f32>(out);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| zcv::convert_slice_float_to_float(black_box(&f64s), &mut o, &cfg))
+                        b.iter(|| {
+                            zcv::convert_slice_float_to_float(
+                                black_box(bytemuck::cast_slice::<u8, f64>(input)),
+                                &mut *o,
+                                &cfg,
+                            )
+                        })
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::f64_f32(black_box(&f64s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::f64_f32(black_box(bytemuck::cast_slice::<u8, f64>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::Float64, T::UInt8) => {
                     let cfg = zcv::FloatToIntConfig::<f64, u8> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let mut o = vec![0u8; n];
+                    let o = bytemuck::cast_slice_mut::<u8, u8>(out);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| zcv::convert_slice_float_to_int(black_box(&f64s), &mut o, &cfg))
+                        b.iter(|| {
+                            zcv::convert_slice_float_to_int(
+                                black_box(bytemuck::cast_slice::<u8, f64>(input)),
+                                &mut *o,
+                                &cfg,
+                            )
+                        })
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::f64_u8(black_box(&f64s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::f64_u8(black_box(bytemuck::cast_slice::<u8, f64>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::Float32, T::UInt8) => {
                     let cfg = zcv::FloatToIntConfig::<f32, u8> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let mut o = vec![0u8; n];
+                    let o = bytemuck::cast_slice_mut::<u8, u8>(out);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| zcv::convert_slice_float_to_int(black_box(&f32s), &mut o, &cfg))
+                        b.iter(|| {
+                            zcv::convert_slice_float_to_int(
+                                black_box(bytemuck::cast_slice::<u8, f32>(input)),
+                                &mut *o,
+                                &cfg,
+                            )
+                        })
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::f32_u8(black_box(&f32s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::f32_u8(black_box(bytemuck::cast_slice::<u8, f32>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::Float32, T::Int16) => {
-                    let mut o = vec![0i16; n];
+                    let o = bytemuck::cast_slice_mut::<u8, i16>(out);
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::f32_i16(black_box(&f32s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::f32_i16(black_box(bytemuck::cast_slice::<u8, f32>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::Float64, T::Int32) => {
                     let cfg = zcv::FloatToIntConfig::<f64, i32> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let mut o = vec![0i32; n];
+                    let o = bytemuck::cast_slice_mut::<u8, i32>(out);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| zcv::convert_slice_float_to_int(black_box(&f64s), &mut o, &cfg))
+                        b.iter(|| {
+                            zcv::convert_slice_float_to_int(
+                                black_box(bytemuck::cast_slice::<u8, f64>(input)),
+                                &mut *o,
+                                &cfg,
+                            )
+                        })
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::f64_i32(black_box(&f64s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::f64_i32(black_box(bytemuck::cast_slice::<u8, f64>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::Float32, T::Int32) => {
-                    let mut o = vec![0i32; n];
+                    let o = bytemuck::cast_slice_mut::<u8, i32>(out);
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::f32_i32_tz(black_box(&f32s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::f32_i32_tz(black_box(bytemuck::cast_slice::<u8, f32>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::Int32, T::UInt8) => {
                     let cfg = zcv::IntToIntConfig::<i32, u8> { map_entries: vec![], out_of_range: zo };
-                    let mut o = vec![0u8; n];
+                    let o = bytemuck::cast_slice_mut::<u8, u8>(out);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| zcv::convert_slice_int_to_int(black_box(&i32s), &mut o, &cfg))
+                        b.iter(|| {
+                            zcv::convert_slice_int_to_int(
+                                black_box(bytemuck::cast_slice::<u8, i32>(input)),
+                                &mut *o,
+                                &cfg,
+                            )
+                        })
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::i32_u8(black_box(&i32s), &mut o) })
+                            b.iter(|| unsafe {
+                                hand::i32_u8(black_box(bytemuck::cast_slice::<u8, i32>(input)), &mut *o)
+                            })
                         });
                     }
                 }
                 (T::UInt8, T::Float64) => {
                     let cfg = zcv::IntToFloatConfig::<u8, f64> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let mut o = vec![0f64; n];
+                    let o = bytemuck::cast_slice_mut::<u8, f64>(out);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| zcv::convert_slice_int_to_float(black_box(&u8s), &mut o, &cfg))
+                        b.iter(|| zcv::convert_slice_int_to_float(black_box(input), &mut *o, &cfg))
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe { hand::u8_f64(black_box(&u8s), &mut o) })
+                            b.iter(|| unsafe { hand::u8_f64(black_box(input), &mut *o) })
                         });
                     }
                 }
                 (T::Float32, T::Float16) => {
-                    let mut o = vec![f16::ZERO; n];
-                    g.bench_function(id("half-slice"), |b| b.iter(|| o.convert_from_f32_slice(black_box(&f32s))));
+                    let o = bytemuck::cast_slice_mut::<u8, f16>(out);
+                    g.bench_function(id("half-slice"), |b| {
+                        b.iter(|| o.convert_from_f32_slice(black_box(bytemuck::cast_slice::<u8, f32>(input))))
+                    });
                 }
                 (T::Float64, T::Float16) => {
                     // (Rounds twice, through f32, on its F16C path: not the exact cast.)
-                    let mut o = vec![f16::ZERO; n];
-                    g.bench_function(id("half-slice"), |b| b.iter(|| o.convert_from_f64_slice(black_box(&f64s))));
+                    let o = bytemuck::cast_slice_mut::<u8, f16>(out);
+                    g.bench_function(id("half-slice"), |b| {
+                        b.iter(|| o.convert_from_f64_slice(black_box(bytemuck::cast_slice::<u8, f64>(input))))
+                    });
                 }
                 _ => {}
             }
