@@ -3421,7 +3421,11 @@ mod f2i {
                 let ((a, ha), (b, hb), (c, hc), (e, he)) = (lanes(0), lanes(1), lanes(2), lanes(3));
                 let held = _mm256_and_si256(_mm256_and_si256(ha, hb), _mm256_and_si256(hc, he));
                 let all = _mm256_testc_si256(held, _mm256_set1_epi32(-1)) != 0;
-                all.then_some([a, b, c, e])
+                if all {
+                    Some([a, b, c, e])
+                } else {
+                    None
+                }
             },
         );
         // float64 with clamp: every lane clamped to i32's range before it is rounded (the
@@ -3502,17 +3506,17 @@ mod f2i {
                 let special = if S == src::MINI { mini.specials.in_slice(s) } else { 0 };
                 // int32 targets with clamp or wrap, after a step with lanes beyond i32 (`adapt`):
                 // every lane's value without the general form's test, where the step allows.
+                // (Matches, not `Option::or_else`: a std combinator is left to the inliner's
+                // cost model, and out of line it takes the three forms' intrinsics with it.)
                 let direct = if run_direct > 0 {
                     run_direct -= 1;
-                    by_clamp(s)
-                        .or_else(
-                            #[inline(always)]
-                            || by_sum(s),
-                        )
-                        .or_else(
-                            #[inline(always)]
-                            || by_rule_ps(&pre),
-                        )
+                    match by_clamp(s) {
+                        Some(v) => Some(v),
+                        None => match by_sum(s) {
+                            Some(v) => Some(v),
+                            None => by_rule_ps(&pre),
+                        },
+                    }
                 } else {
                     None
                 };
