@@ -164,127 +164,90 @@ fn bench(c: &mut Criterion) {
                     let cfg =
                         zcv::FloatToFloatConfig::<f64, f32> { map_entries: vec![], rounding: zr, out_of_range: zo };
                     let o = bytemuck::cast_slice_mut::<u8, f32>(out);
+                    let s = bytemuck::cast_slice::<u8, f64>(input);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| {
-                            zcv::convert_slice_float_to_float(
-                                black_box(bytemuck::cast_slice::<u8, f64>(input)),
-                                &mut *o,
-                                &cfg,
-                            )
-                        })
+                        b.iter(|| zcv::convert_slice_float_to_float(black_box(s), &mut *o, &cfg))
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::f64_f32(black_box(bytemuck::cast_slice::<u8, f64>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::f64_f32(black_box(s), &mut *o) })
                         });
                     }
                 }
                 (T::Float64, T::UInt8) => {
                     let cfg = zcv::FloatToIntConfig::<f64, u8> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let o = bytemuck::cast_slice_mut::<u8, u8>(out);
+                    let o = &mut *out;
+                    let s = bytemuck::cast_slice::<u8, f64>(input);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| {
-                            zcv::convert_slice_float_to_int(
-                                black_box(bytemuck::cast_slice::<u8, f64>(input)),
-                                &mut *o,
-                                &cfg,
-                            )
-                        })
+                        b.iter(|| zcv::convert_slice_float_to_int(black_box(s), &mut *o, &cfg))
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::f64_u8(black_box(bytemuck::cast_slice::<u8, f64>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::f64_u8(black_box(s), &mut *o) })
                         });
                     }
                 }
                 (T::Float32, T::UInt8) => {
                     let cfg = zcv::FloatToIntConfig::<f32, u8> { map_entries: vec![], rounding: zr, out_of_range: zo };
-                    let o = bytemuck::cast_slice_mut::<u8, u8>(out);
+                    let o = &mut *out;
+                    let s = bytemuck::cast_slice::<u8, f32>(input);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| {
-                            zcv::convert_slice_float_to_int(
-                                black_box(bytemuck::cast_slice::<u8, f32>(input)),
-                                &mut *o,
-                                &cfg,
-                            )
-                        })
+                        b.iter(|| zcv::convert_slice_float_to_int(black_box(s), &mut *o, &cfg))
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::f32_u8(black_box(bytemuck::cast_slice::<u8, f32>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::f32_u8(black_box(s), &mut *o) })
                         });
                     }
                 }
                 (T::Float32, T::Int16) => {
                     let o = bytemuck::cast_slice_mut::<u8, i16>(out);
+                    let s = bytemuck::cast_slice::<u8, f32>(input);
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::f32_i16(black_box(bytemuck::cast_slice::<u8, f32>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::f32_i16(black_box(s), &mut *o) })
                         });
                     }
                 }
                 (T::Float64, T::Int32) => {
                     let cfg = zcv::FloatToIntConfig::<f64, i32> { map_entries: vec![], rounding: zr, out_of_range: zo };
                     let o = bytemuck::cast_slice_mut::<u8, i32>(out);
+                    let s = bytemuck::cast_slice::<u8, f64>(input);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| {
-                            zcv::convert_slice_float_to_int(
-                                black_box(bytemuck::cast_slice::<u8, f64>(input)),
-                                &mut *o,
-                                &cfg,
-                            )
-                        })
+                        b.iter(|| zcv::convert_slice_float_to_int(black_box(s), &mut *o, &cfg))
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::f64_i32(black_box(bytemuck::cast_slice::<u8, f64>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::f64_i32(black_box(s), &mut *o) })
                         });
                     }
                 }
                 (T::Float32, T::Int32) => {
                     let o = bytemuck::cast_slice_mut::<u8, i32>(out);
+                    let s = bytemuck::cast_slice::<u8, f32>(input);
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::f32_i32_tz(black_box(bytemuck::cast_slice::<u8, f32>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::f32_i32_tz(black_box(s), &mut *o) })
                         });
                     }
                 }
                 (T::Int32, T::UInt8) => {
                     let cfg = zcv::IntToIntConfig::<i32, u8> { map_entries: vec![], out_of_range: zo };
-                    let o = bytemuck::cast_slice_mut::<u8, u8>(out);
+                    let o = &mut *out;
+                    let s = bytemuck::cast_slice::<u8, i32>(input);
                     g.bench_function(id("zarr-cast-value"), |b| {
-                        b.iter(|| {
-                            zcv::convert_slice_int_to_int(
-                                black_box(bytemuck::cast_slice::<u8, i32>(input)),
-                                &mut *o,
-                                &cfg,
-                            )
-                        })
+                        b.iter(|| zcv::convert_slice_int_to_int(black_box(s), &mut *o, &cfg))
                     });
                     if avx2 {
                         // SAFETY: AVX2 was detected.
                         g.bench_function(id("hand-loop"), |b| {
-                            b.iter(|| unsafe {
-                                hand::i32_u8(black_box(bytemuck::cast_slice::<u8, i32>(input)), &mut *o)
-                            })
+                            b.iter(|| unsafe { hand::i32_u8(black_box(s), &mut *o) })
                         });
                     }
                 }
@@ -303,16 +266,14 @@ fn bench(c: &mut Criterion) {
                 }
                 (T::Float32, T::Float16) => {
                     let o = bytemuck::cast_slice_mut::<u8, f16>(out);
-                    g.bench_function(id("half-slice"), |b| {
-                        b.iter(|| o.convert_from_f32_slice(black_box(bytemuck::cast_slice::<u8, f32>(input))))
-                    });
+                    let s = bytemuck::cast_slice::<u8, f32>(input);
+                    g.bench_function(id("half-slice"), |b| b.iter(|| o.convert_from_f32_slice(black_box(s))));
                 }
                 (T::Float64, T::Float16) => {
                     // (Rounds twice, through f32, on its F16C path: not the exact cast.)
                     let o = bytemuck::cast_slice_mut::<u8, f16>(out);
-                    g.bench_function(id("half-slice"), |b| {
-                        b.iter(|| o.convert_from_f64_slice(black_box(bytemuck::cast_slice::<u8, f64>(input))))
-                    });
+                    let s = bytemuck::cast_slice::<u8, f64>(input);
+                    g.bench_function(id("half-slice"), |b| b.iter(|| o.convert_from_f64_slice(black_box(s))));
                 }
                 _ => {}
             }
