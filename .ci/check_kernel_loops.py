@@ -9,9 +9,11 @@ It reads the object code of the built library (`objdump -dr`), so it judges the 
 build with the profile at hand gets. A kernel body is a function of the crate's `kernels`
 module whose name ends in `_body` (the `#[target_feature]` functions the entry points call).
 Its loops are the cycles of each body's control-flow graph (its strongly connected
-components). A call inside a loop, or a branch from a loop to a panic (an index or check
-that can fail inside the loop), is printed with its body, and the check fails. A summary
-line is printed either way.
+components). A call inside a loop, a branch from a loop to a panic (an index or check
+that can fail inside the loop), or a vector register stored to a stack slot at a computed
+index inside a loop (an array of vectors the compiler kept in memory and fills with a loop,
+as a `[x; N]` repeat at opt-level "s") is printed with its body, and the check fails. A
+summary line is printed either way.
 """
 import re
 import subprocess
@@ -103,6 +105,10 @@ def resolve_register_calls(ins):
         m = re.match(r'\*%(\w+)$', args.strip())
         if op.startswith('call') and m and target is None:
             i[3] = regs.get(m.group(1))
+
+
+# `vmovdqu %ymm3,0x1e0(%rsp,%r9,1)`: a vector stored at a register-indexed stack address.
+STACK_ARRAY_STORE = re.compile(r'^%[xyz]mm\d+,\S*\(%rsp,%\w+')
 
 
 def loop_blocks(ins):
@@ -214,11 +220,13 @@ def main():
             addr, op, args, callee = ins[k]
             if op.startswith('call') and not allowed(callee or args):
                 bad[(f['name'], callee or args)] += 1
+            elif op.startswith('vmov') and STACK_ARRAY_STORE.match(args):
+                bad[(f['name'], 'a vector array in memory (%s at +0x%x)' % (op, addr))] += 1
         for addr in panics:
             bad[(f['name'], 'a panic (branch at +0x%x)' % addr)] += 1
     for (body, callee), n in sorted(bad.items()):
-        print('call in a kernel loop: %s -> %s (%d)' % (body, callee, n))
-    print('kernel loops: %d kernel bodies, %d calls inside their loops outside the cold path' %
+        print('in a kernel loop: %s -> %s (%d)' % (body, callee, n))
+    print('kernel loops: %d kernel bodies, %d calls, panics or vector arrays in memory inside their loops' %
           (len(bodies), sum(bad.values())))
     if not bodies:
         print('no kernel bodies found in %s' % lib)

@@ -17,6 +17,7 @@
 use crate::error::ElementError;
 use crate::plan::Direction;
 use core::fmt;
+use core::mem::MaybeUninit;
 
 /// `$k::<D, FAILS>` for a table kernel (`planes` of the AVX-512 and NEON tiers) of a target of
 /// `$size` bytes (1, 2, 4, else 8) whose table has failing bytes or not (`$fails`).
@@ -93,38 +94,45 @@ pub(crate) fn unrolled(n: usize, mut f: impl FnMut(usize)) {
     }
 }
 
-/// `[f(0), f(1), .., f(N - 1)]` (`N` at least 1), written out as [`unrolled`]:
-/// `core::array::from_fn` and `[T; N]::map` leave their calls to the inliner's cost model,
-/// which kept them out of line at `opt-level = "s"`. Nothing here can panic.
+/// `[f(0), f(1), .., f(N - 1)]`, as [`array_map`] builds it.
 #[inline(always)]
-pub(crate) fn array_fn<T: Copy, const N: usize>(mut f: impl FnMut(usize) -> T) -> [T; N] {
-    let mut out = [f(0); N];
-    unrolled(
-        N,
-        #[inline(always)]
-        |i| {
-            if let (true, Some(o)) = (i > 0, out.get_mut(i)) {
-                *o = f(i);
-            }
-        },
-    );
+pub(crate) fn array_fn<T: Copy, const N: usize>(f: impl FnMut(usize) -> T) -> [T; N] {
+    array_map(const { indices::<N>() }, f)
+}
+
+/// `[0, 1, .., N - 1]`, evaluated when the kernel is compiled.
+// Only ever evaluated in a `const` block, where a failed index would be a compile error.
+#[allow(clippy::indexing_slicing)]
+const fn indices<const N: usize>() -> [usize; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = i;
+        i += 1;
+    }
     out
 }
 
-/// `a.map(f)` as [`array_fn`] builds it: every call of `f` inlined.
+/// `a.map(f)`, written out as [`unrolled`]: `core::array::from_fn` and `[T; N]::map` leave
+/// their calls to the inliner's cost model, which kept them out of line at
+/// `opt-level = "s"`. Nor does it start from `[f(a[0]); N]`: at `"s"` LLVM fills a repeated
+/// value with a loop, which keeps the array in memory. Nothing here can panic.
 #[inline(always)]
 pub(crate) fn array_map<T: Copy, U: Copy, const N: usize>(a: [T; N], mut f: impl FnMut(T) -> U) -> [U; N] {
-    let mut out = [f(a[0]); N];
+    let mut out = [MaybeUninit::<U>::uninit(); N];
     unrolled(
         N,
         #[inline(always)]
         |i| {
-            if let (true, Some(o), Some(&x)) = (i > 0, out.get_mut(i), a.get(i)) {
-                *o = f(x);
+            if let (Some(o), Some(&x)) = (out.get_mut(i), a.get(i)) {
+                *o = MaybeUninit::new(f(x));
             }
         },
     );
-    out
+    // SAFETY: `unrolled(N, ..)` calls the closure once for every `i < N`, which wrote
+    // `out[i]`, so all `N` elements are initialised; `[MaybeUninit<U>; N]` has the layout of
+    // `[U; N]`.
+    unsafe { out.as_ptr().cast::<[U; N]>().read() }
 }
 
 /// The two arrays of `N` pairs' first and second halves, as [`array_map`] builds them.
