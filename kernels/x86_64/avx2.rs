@@ -3998,14 +3998,21 @@ mod mini {
                     |v: __m256| _mm256_castps_si256(v),
                 );
                 let codes = if clamp && _mm256_testz_si256(over, over) == 0 {
-                    // NaN/+-Inf lanes as bytes in the codes' order (the packs of `signs` below).
-                    let special = _mm256_packs_epi16(
-                        _mm256_packs_epi32(special_ps(cpu, x0), special_ps(cpu, x1)),
-                        _mm256_packs_epi32(special_ps(cpu, x2), special_ps(cpu, x3)),
-                    );
-                    let fixed = _mm256_blendv_epi8(codes, clamped, _mm256_andnot_si256(special, over));
-                    over = special;
-                    fixed
+                    if finite_ps(cpu, &[x0, x1, x2, x3]) {
+                        // No NaN/+-Inf lane: every lane over the limit clamps.
+                        let fixed = _mm256_blendv_epi8(codes, clamped, over);
+                        over = _mm256_setzero_si256();
+                        fixed
+                    } else {
+                        // NaN/+-Inf lanes as bytes in the codes' order (the packs of `signs` below).
+                        let special = _mm256_packs_epi16(
+                            _mm256_packs_epi32(special_ps(cpu, x0), special_ps(cpu, x1)),
+                            _mm256_packs_epi32(special_ps(cpu, x2), special_ps(cpu, x3)),
+                        );
+                        let fixed = _mm256_blendv_epi8(codes, clamped, _mm256_andnot_si256(special, over));
+                        over = special;
+                        fixed
+                    }
                 } else {
                     codes
                 };
@@ -4035,8 +4042,9 @@ mod mini {
     // integer form. Where it is subnormal (magnitudes below the target's least normal one):
     // x * 2^(bias - 1 + m) in f32 (the bits in the top half: exact) rounded to an integer in
     // the mode, as `to_mini` does. One rounding either way. Packed to bytes, codes above the
-    // largest finite one go cold (NaN and Inf among them), then the sign is merged in (`NZ`:
-    // not on zero results). 32 elements per step. (float16 the same way measured no faster
+    // largest finite one go cold (NaN and Inf among them; with clamp only those two, the
+    // others clamped in the lanes as `to_mini` does), then the sign is merged in (`NZ`: not on
+    // zero results). 32 elements per step. (float16 the same way measured no faster
     // than `to_mini`: its subnormal-range lanes need F16C, or two ops more per 8, to reach f32.)
     entry!(pub(super) bf16_to_mini<const M: u8, const NZ: bool>, bf16_to_mini_body[false]);
     // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute::apply16`]).
@@ -4098,6 +4106,15 @@ mod mini {
             },
         );
         let limit = _mm256_set1_epi8(((t.max_bits() & !t.sign_mask()) + 1) as i8);
+        // Clamp, as `to_mini`: a finite lane over the limit takes Inf's code, or the largest
+        // finite one where there is no Inf; only NaN/+-Inf lanes (exponent all ones) go cold.
+        let clamp = dir.out_of_range == Some(OutOfRange::Clamp);
+        let clamped = _mm256_set1_epi8((t.max_bits() & !t.sign_mask()) as i8 + i8::from(t.has_inf));
+        let exponent = _mm256_set1_epi16(0x7f80);
+        let special16 = hot(
+            #[inline(always)]
+            |x: __m256i| _mm256_cmpeq_epi16(_mm256_and_si256(x, exponent), exponent),
+        );
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         // float8's sign is bit 7, which the signed pack of the sources keeps as it is.
         let top_sign = t.sign_mask() == 0x80;
@@ -4115,7 +4132,7 @@ mod mini {
                 // Codes below 2^12: the unsigned-saturating pack is exact up to 255, which is above
                 // every limit. Bytes in the order a0..8, b0..8, a8..16, b8..16.
                 let codes = _mm256_packus_epi16(conv(xa), conv(xb));
-                let over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
+                let mut over = _mm256_cmpeq_epi8(_mm256_max_epu8(codes, limit), codes);
                 let p = _mm256_packs_epi16(xa, xb);
                 let mut signs = if top_sign {
                     _mm256_and_si256(p, sign_bit)
@@ -4130,6 +4147,17 @@ mod mini {
                 unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
                 if _mm256_testz_si256(over, over) != 0 {
                     return 0;
+                }
+                if clamp {
+                    // Here, not before the store, so that in-range steps run the code they
+                    // would without a rule. NaN/+-Inf lanes as bytes in the codes' order; the
+                    // clamped lanes keep their signs (their codes were not zero).
+                    let special = _mm256_packs_epi16(special16(xa), special16(xb));
+                    let fixed = _mm256_blendv_epi8(codes, clamped, _mm256_andnot_si256(special, over));
+                    let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_or_si256(fixed, signs));
+                    // SAFETY: as the store above.
+                    unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), bytes) };
+                    over = special;
                 }
                 _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(over)) as u32
             },
