@@ -1764,7 +1764,8 @@ mod to_f16 {
     // the results, 16 lanes per op: in every mode such an x gives a magnitude of 0x7bff
     // (65504) or more (Inf, NaN), and a smaller x at most 0x7bff, which flags a few lanes
     // the reference then redoes; twice the lanes per op of the same test on the f32 lanes.
-    // 32 elements per step.
+    // With clamp only NaN/+-Inf lanes go cold, on steps with flagged lanes; the others get
+    // the rule's value in the lanes. 32 elements per step.
     entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[false]);
     // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
     entry!(pub(super) f32_to_f16_sub<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[true]);
@@ -1786,6 +1787,40 @@ mod to_f16 {
         // range), so only NaN/+-Inf lanes go cold. (The directed modes' conversions give the
         // largest finite value where the rounded value, its exponent unbounded, is past it.)
         let clamp = dir.out_of_range == Some(OutOfRange::Clamp) && MODE == _MM_FROUND_TO_NEAREST_INT;
+        // Clamp in the directed modes: a finite lane whose value, rounded with its exponent
+        // unbounded, is past 65504 takes +-Inf: |x| >= 65536 (the next grid point), or
+        // |x| > 65504 where the mode rounds away from zero for its sign. Only NaN/+-Inf lanes
+        // go cold.
+        let clamp_directed = dir.out_of_range == Some(OutOfRange::Clamp) && MODE != _MM_FROUND_TO_NEAREST_INT;
+        let beyond = hot(
+            #[inline(always)]
+            |x: __m256| {
+                let (top, max) = (_mm256_set1_ps(65536.0), _mm256_set1_ps(65504.0));
+                let a = _mm256_castsi256_ps(_mm256_and_si256(_mm256_castps_si256(x), abs));
+                let far = _mm256_cmp_ps::<_CMP_GE_OQ>(a, top);
+                let near = match MODE {
+                    _MM_FROUND_TO_POS_INF => _mm256_cmp_ps::<_CMP_GT_OQ>(x, max),
+                    _MM_FROUND_TO_NEG_INF => _mm256_cmp_ps::<_CMP_LT_OQ>(x, _mm256_sub_ps(_mm256_setzero_ps(), max)),
+                    _ => _mm256_setzero_ps(),
+                };
+                _mm256_castps_si256(_mm256_or_ps(far, near))
+            },
+        );
+        // Eight lanes' 32-bit masks or values as 16-bit ones, in order (exact for values in
+        // i16's range, as masks and the top halves of patterns are).
+        let narrow = hot(
+            #[inline(always)]
+            |m: __m256i| _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m)),
+        );
+        // `h` with the lanes of `x` past the range as +-Inf.
+        let clamped = hot(
+            #[inline(always)]
+            |x: __m256, h: __m128i| {
+                let sign =
+                    _mm_and_si128(narrow(_mm256_srai_epi32::<16>(_mm256_castps_si256(x))), _mm_set1_epi16(i16::MIN));
+                _mm_blendv_epi8(h, _mm_or_si128(sign, _mm_set1_epi16(0x7c00)), narrow(beyond(x)))
+            },
+        );
         // Eight lanes converted, and with `AWAY` the lanes' flags: nearest-away needs |x|
         // for its last bit anyway, and there the test on it measured faster.
         let cvt = hot(
@@ -1823,7 +1858,18 @@ mod to_f16 {
                     |h| _mm256_cmpgt_epi16(_mm256_and_si256(h, mag), limit),
                 );
                 let flags = if AWAY { lanes32(cpu, [f0, f1, f2, f3]) } else { lanes_words(cpu, over(h01), over(h23)) };
-                if clamp && flags != 0 {
+                if (clamp || clamp_directed) && flags != 0 {
+                    if clamp_directed {
+                        let (h01, h23) = (
+                            _mm256_set_m128i(clamped(x1, h1), clamped(x0, h0)),
+                            _mm256_set_m128i(clamped(x3, h3), clamped(x2, h2)),
+                        );
+                        // SAFETY: as the stores above.
+                        unsafe {
+                            _mm256_storeu_si256(d.as_mut_ptr().cast(), h01);
+                            _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), h23);
+                        }
+                    }
                     return lanes32(
                         cpu,
                         [special_ps(cpu, x0), special_ps(cpu, x1), special_ps(cpu, x2), special_ps(cpu, x3)],
