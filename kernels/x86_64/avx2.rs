@@ -1578,7 +1578,8 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
 // ([`scaled_round`]), after which the conversion is exact (as fast as stepping, measured).
 // int64/uint64 come rounded to odd at 53 bits, enough for any of these roundings.
 // Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every rounding
-// inside the finite range. 32 elements per step.
+// inside the finite range; with clamp, those from 2^128 on get +-Inf in the lanes instead
+// (nearest-even: the conversion's own +-Inf). 32 elements per step.
 entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body[false]);
 // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float64.
 entry!(f64_to_f32_sub<const S: u8, const M: u8>, f64_to_f32_body[true]);
@@ -1598,6 +1599,24 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
     let clamp_ne = M == mode::NE && S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
     let limit = _mm256_set1_epi32(if clamp_ne { 0x7fef_ffff } else { 0x47ef_fffe });
+    // Clamp in the other modes: a finite lane from 2^128 on (the high dword of |x| from
+    // 0x47f0_0000 up to that of f64::MAX) is past f32::MAX after any rounding and takes
+    // +-Inf in the lanes; the few lanes just under 2^128 and NaN/+-Inf still go cold.
+    let clamp_far = !clamp_ne && S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
+    let far = hot(
+        #[inline(always)]
+        |h: __m256i| {
+            _mm256_andnot_si256(
+                _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x7fef_ffff)),
+                _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x47ef_ffff)),
+            )
+        },
+    );
+    // Four f64 lanes' high dwords, in the low half.
+    let high_dwords = hot(
+        #[inline(always)]
+        |x: __m256i| _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7))),
+    );
     chunked::<N>(
         dir,
         src,
@@ -1669,7 +1688,40 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
             }
             let mut flags = 0;
             for (k, &h) in high.iter().enumerate() {
-                flags |= (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi32(h, limit))) as u32) << (4 * k);
+                let lanes = _mm256_cmpgt_epi32(h, limit);
+                let lanes = if clamp_far { _mm256_andnot_si256(far(h), lanes) } else { lanes };
+                flags |= (_mm256_movemask_pd(_mm256_castsi256_pd(lanes)) as u32) << (4 * k);
+            }
+            if clamp_far {
+                let inf = _mm256_set1_epi64x(0x7f80_0000_0000_0000);
+                let sign = _mm256_set1_epi64x(i64::MIN);
+                unrolled(
+                    4,
+                    #[inline(always)]
+                    |k| {
+                        let (Some(&ha), Some(&hb)) = (high.get(2 * k), high.get(2 * k + 1)) else { return };
+                        let mask = _mm256_set_m128i(high_dwords(far(hb)), high_dwords(far(ha)));
+                        if _mm256_testz_si256(mask, mask) != 0 {
+                            return;
+                        }
+                        // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned
+                        // loads of the k-th 64 source bytes, and a load and a store of the
+                        // k-th 32 output bytes.
+                        unsafe {
+                            let signed = hot(
+                                #[inline(always)]
+                                |o: usize| {
+                                    let x = _mm256_loadu_si256(s.as_ptr().add(o).cast());
+                                    high_dwords(_mm256_or_si256(_mm256_and_si256(x, sign), inf))
+                                },
+                            );
+                            let infs = _mm256_set_m128i(signed(64 * k + 32), signed(64 * k));
+                            let q = d.as_mut_ptr().add(32 * k);
+                            let y = _mm256_loadu_si256(q.cast());
+                            _mm256_storeu_si256(q.cast(), _mm256_blendv_epi8(y, infs, mask));
+                        }
+                    },
+                );
             }
             flags
         },
