@@ -164,10 +164,10 @@ fn round_scaled(neg: bool, mant: u64, exp: i32, sticky: bool, q: i32, rounding: 
 #[inline]
 fn out_of_range(to: &Format, above: bool, oor: Option<OutOfRange>, wrapped: u64) -> Result<u64, Reason> {
     match oor {
-        Some(OutOfRange::Clamp) => Ok(if to.kind == Kind::Float && to.has_inf {
-            to.positive_infinity() | if above { 0 } else { to.sign_mask() }
-        } else if above {
-            to.max_bits()
+        Some(OutOfRange::Clamp) => Ok(if above {
+            to.clamp_above_bits()
+        } else if to.kind == Kind::Float && to.has_inf {
+            to.positive_infinity() | to.sign_mask()
         } else {
             to.min_bits()
         }),

@@ -294,6 +294,16 @@ impl Format {
         ((1u64 << self.exp_bits) - 1) << self.man_bits
     }
 
+    /// The bit pattern a value above the range takes under clamp (DECISIONS §2 step 5):
+    /// +Inf for float types with Inf, else the largest value.
+    pub const fn clamp_above_bits(&self) -> u64 {
+        if matches!(self.kind, Kind::Float) && self.has_inf {
+            self.positive_infinity()
+        } else {
+            self.max_bits()
+        }
+    }
+
     /// Largest finite value (or integer maximum), as a bit pattern.
     pub const fn max_bits(&self) -> u64 {
         match self.kind {

@@ -1612,11 +1612,6 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
             )
         },
     );
-    // Four f64 lanes' high dwords, in the low half.
-    let high_dwords = hot(
-        #[inline(always)]
-        |x: __m256i| _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7))),
-    );
     chunked::<N>(
         dir,
         src,
@@ -1686,39 +1681,49 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
             if _mm256_testz_si256(over, over) != 0 {
                 return 0;
             }
+            let far_lanes = array_map(
+                high,
+                #[inline(always)]
+                |h| if clamp_far { far(h) } else { _mm256_setzero_si256() },
+            );
             let mut flags = 0;
-            for (k, &h) in high.iter().enumerate() {
-                let lanes = _mm256_cmpgt_epi32(h, limit);
-                let lanes = if clamp_far { _mm256_andnot_si256(far(h), lanes) } else { lanes };
+            for (k, (&h, &f)) in high.iter().zip(&far_lanes).enumerate() {
+                let lanes = _mm256_andnot_si256(f, _mm256_cmpgt_epi32(h, limit));
                 flags |= (_mm256_movemask_pd(_mm256_castsi256_pd(lanes)) as u32) << (4 * k);
             }
             if clamp_far {
-                let inf = _mm256_set1_epi64x(0x7f80_0000_0000_0000);
-                let sign = _mm256_set1_epi64x(i64::MIN);
+                // +-Inf with the source's sign, in the high dword of each f64 lane.
+                let inf = hot(
+                    #[inline(always)]
+                    |x: __m256i| {
+                        _mm256_or_si256(
+                            _mm256_and_si256(x, _mm256_set1_epi64x(i64::MIN)),
+                            _mm256_set1_epi64x(0x7f80_0000_0000_0000),
+                        )
+                    },
+                );
                 unrolled(
                     4,
                     #[inline(always)]
                     |k| {
-                        let (Some(&ha), Some(&hb)) = (high.get(2 * k), high.get(2 * k + 1)) else { return };
-                        let mask = _mm256_set_m128i(high_dwords(far(hb)), high_dwords(far(ha)));
+                        let (Some(&fa), Some(&fb), Some((xa, xb)), Some(q)) = (
+                            far_lanes.get(2 * k),
+                            far_lanes.get(2 * k + 1),
+                            load64(cpu, s.get(64 * k..).unwrap_or(&[])),
+                            d.get_mut(32 * k..32 * k + 32),
+                        ) else {
+                            return;
+                        };
+                        let mask = dwords::<true>(cpu, fa, fb);
                         if _mm256_testz_si256(mask, mask) != 0 {
                             return;
                         }
-                        // SAFETY: `s` holds 256 bytes and `d` 128 (checked above); unaligned
-                        // loads of the k-th 64 source bytes, and a load and a store of the
-                        // k-th 32 output bytes.
+                        let infs = dwords::<true>(cpu, inf(xa), inf(xb));
+                        // SAFETY: `q` holds 32 bytes (checked just above); an unaligned load
+                        // and store.
                         unsafe {
-                            let signed = hot(
-                                #[inline(always)]
-                                |o: usize| {
-                                    let x = _mm256_loadu_si256(s.as_ptr().add(o).cast());
-                                    high_dwords(_mm256_or_si256(_mm256_and_si256(x, sign), inf))
-                                },
-                            );
-                            let infs = _mm256_set_m128i(signed(64 * k + 32), signed(64 * k));
-                            let q = d.as_mut_ptr().add(32 * k);
-                            let y = _mm256_loadu_si256(q.cast());
-                            _mm256_storeu_si256(q.cast(), _mm256_blendv_epi8(y, infs, mask));
+                            let y = _mm256_loadu_si256(q.as_ptr().cast());
+                            _mm256_storeu_si256(q.as_mut_ptr().cast(), _mm256_blendv_epi8(y, infs, mask));
                         }
                     },
                 );
@@ -1858,19 +1863,18 @@ mod to_f16 {
                 _mm256_castps_si256(_mm256_or_ps(far, near))
             },
         );
-        // Eight lanes' 32-bit masks or values as 16-bit ones, in order (exact for values in
-        // i16's range, as masks and the top halves of patterns are).
-        let narrow = hot(
-            #[inline(always)]
-            |m: __m256i| _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m)),
-        );
-        // `h` with the lanes of `x` past the range as +-Inf.
+        // Sixteen results (of `x`, then `y`) with the lanes past the range as +-Inf: masks and
+        // the top halves of the patterns (the sign) saturate to 16 bits exactly.
         let clamped = hot(
             #[inline(always)]
-            |x: __m256, h: __m128i| {
-                let sign =
-                    _mm_and_si128(narrow(_mm256_srai_epi32::<16>(_mm256_castps_si256(x))), _mm_set1_epi16(i16::MIN));
-                _mm_blendv_epi8(h, _mm_or_si128(sign, _mm_set1_epi16(0x7c00)), narrow(beyond(x)))
+            |x: __m256, y: __m256, h: __m256i| {
+                let top = hot(
+                    #[inline(always)]
+                    |v: __m256| _mm256_srai_epi32::<16>(_mm256_castps_si256(v)),
+                );
+                let sign = _mm256_and_si256(words_of(cpu, top(x), top(y), true, false), _mm256_set1_epi16(i16::MIN));
+                let mask = words_of(cpu, beyond(x), beyond(y), true, false);
+                _mm256_blendv_epi8(h, _mm256_or_si256(sign, _mm256_set1_epi16(0x7c00)), mask)
             },
         );
         // Eight lanes converted, and with `AWAY` the lanes' flags: nearest-away needs |x|
@@ -1912,10 +1916,7 @@ mod to_f16 {
                 let flags = if AWAY { lanes32(cpu, [f0, f1, f2, f3]) } else { lanes_words(cpu, over(h01), over(h23)) };
                 if (clamp || clamp_directed) && flags != 0 {
                     if clamp_directed {
-                        let (h01, h23) = (
-                            _mm256_set_m128i(clamped(x1, h1), clamped(x0, h0)),
-                            _mm256_set_m128i(clamped(x3, h3), clamped(x2, h2)),
-                        );
+                        let (h01, h23) = (clamped(x0, x1, h01), clamped(x2, x3, h23));
                         // SAFETY: as the stores above.
                         unsafe {
                             _mm256_storeu_si256(d.as_mut_ptr().cast(), h01);
@@ -2638,6 +2639,16 @@ rounding!(
     /// [`rounding`] for four f64 lanes.
     round_pd, __m256d, _mm256_round_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_blendv_pd, below_half_pd
 );
+
+/// Whether any bfloat16 lane (16-bit lanes) is NaN or +-Inf: its exponent field all ones.
+#[inline(always)]
+fn special_bf16(_cpu: Avx2, x: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        let e = _mm256_set1_epi16(0x7f80);
+        _mm256_cmpeq_epi16(_mm256_and_si256(x, e), e)
+    }
+}
 
 /// Whether any f32 lane is NaN or +-Inf.
 #[inline(always)]
@@ -4054,7 +4065,7 @@ mod mini {
         // rounded value, whose exponent is unbounded) takes Inf's code, the next one up, or the
         // largest finite code where there is no Inf; only NaN/+-Inf lanes go cold.
         let clamp = dir.out_of_range == Some(OutOfRange::Clamp);
-        let clamped = _mm256_set1_epi8((t.max_bits() & !t.sign_mask()) as i8 + i8::from(t.has_inf));
+        let clamped = _mm256_set1_epi8(t.clamp_above_bits() as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         let mini = Mini::of(dir.from.format());
         let sub = Substitute::of(dir, SUB);
@@ -4207,12 +4218,7 @@ mod mini {
         // Clamp, as `to_mini`: a finite lane over the limit takes Inf's code, or the largest
         // finite one where there is no Inf; only NaN/+-Inf lanes (exponent all ones) go cold.
         let clamp = dir.out_of_range == Some(OutOfRange::Clamp);
-        let clamped = _mm256_set1_epi8((t.max_bits() & !t.sign_mask()) as i8 + i8::from(t.has_inf));
-        let exponent = _mm256_set1_epi16(0x7f80);
-        let special16 = hot(
-            #[inline(always)]
-            |x: __m256i| _mm256_cmpeq_epi16(_mm256_and_si256(x, exponent), exponent),
-        );
+        let clamped = _mm256_set1_epi8(t.clamp_above_bits() as i8);
         let sign_bit = _mm256_set1_epi8(t.sign_mask() as i8);
         // float8's sign is bit 7, which the signed pack of the sources keeps as it is.
         let top_sign = t.sign_mask() == 0x80;
@@ -4250,7 +4256,7 @@ mod mini {
                     // Here, not before the store, so that in-range steps run the code they
                     // would without a rule. NaN/+-Inf lanes as bytes in the codes' order; the
                     // clamped lanes keep their signs (their codes were not zero).
-                    let special = _mm256_packs_epi16(special16(xa), special16(xb));
+                    let special = _mm256_packs_epi16(special_bf16(cpu, xa), special_bf16(cpu, xb));
                     let fixed = _mm256_blendv_epi8(codes, clamped, _mm256_andnot_si256(special, over));
                     let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_or_si256(fixed, signs));
                     // SAFETY: as the store above.
@@ -4430,7 +4436,7 @@ mod mini {
             _ => 0,
         });
         let least_normal = _mm256_set1_epi16(0x80);
-        let (one, fe, field) = (_mm256_set1_epi16(1), _mm256_set1_epi16(0xfe), _mm256_set1_epi16(0x7f80));
+        let (one, fe) = (_mm256_set1_epi16(1), _mm256_set1_epi16(0xfe));
         // Sixteen lanes: (codes, cold lanes (with clamp)).
         let conv = hot(
             #[inline(always)]
@@ -4441,7 +4447,7 @@ mod mini {
                     let low = _mm256_cmpgt_epi16(one, x);
                     let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(x, inc));
                     let code = _mm256_andnot_si256(low, _mm256_min_epi16(code, fe));
-                    let nan_inf = _mm256_cmpeq_epi16(_mm256_and_si256(x, field), field);
+                    let nan_inf = special_bf16(cpu, x);
                     (code, _mm256_or_si256(nan_inf, _mm256_andnot_si256(low, small)))
                 } else {
                     let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(_mm256_andnot_si256(small, x), inc));
