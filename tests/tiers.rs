@@ -677,6 +677,8 @@ fn far_out_of_range_floats_at_every_lane_position_with_clamp_and_wrap() {
         (T::Float32, T::Float8E5M2),
         (T::Float32, T::Float8E4M3FNUZ),
         (T::Float64, T::Float32),
+        (T::Float64, T::BFloat16),
+        (T::Float64, T::Float16),
     ];
     let n = 2 * MAX_STEP + 3;
     for (src, dst) in pairs {

@@ -237,7 +237,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             // (`f2i_wide` and `f64_to_u32` resolve each hit: substituting ran x0.83-0.96 of
             // that speed with 1% hits at 2^16; their f64 lanes cost more than the hits.)
             // (The pairs that take `f32_to_f8` keep it, without a substitute.)
-            _ if pick_f32_to_f8(from, to, m).is_some() => None,
+            _ if pick_f32_to_f8(from, to, m, r).is_some() => None,
             (T::BFloat16, _) if is_mini_target(to.format()) => {
                 by_mode!(m, pick_bf16_to_mini_map, !to.format().has_negative_zero())
             }
@@ -416,7 +416,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
         };
     }
     // (A scalar_map with a [`Substitute`]: picked above where there is a kernel of that form.)
-    let on_f8 = pick_f32_to_f8(from, to, m).is_some();
+    let on_f8 = pick_f32_to_f8(from, to, m, r).is_some();
     let src_code = match from {
         T::Float32 => src::F32,
         T::Float16 => src::F16,
@@ -461,7 +461,7 @@ pub fn select(dir: &Direction) -> Option<KernelFn> {
             Some(src::F32) => by_mode!(m, pick_f2i_wide[src::F32], r),
             _ => by_mode!(m, pick_f2i_wide[src::BF16], r),
         },
-        _ if on_f8 => pick_f32_to_f8(from, to, m),
+        _ if on_f8 => pick_f32_to_f8(from, to, m, r),
         // bfloat16 in 16-bit lanes ([`bf16_to_mini`]): measured faster than `to_mini` on
         // every row.
         (T::BFloat16, _) if is_mini_target(to.format()) => {
@@ -946,22 +946,34 @@ fn pick_e8m0_to_int64<const M: u8>(r: u8) -> Option<KernelFn> {
 /// [`f32_to_f8`] where it is dispatched, else `None`. float16 -> float8_e5m2 (e5m2 is the
 /// top byte of a float16): one integer rounding of the source's own patterns, in every mode.
 /// float32/bfloat16 -> float8_e5m2 in nearest-away, and float16 -> float8_e4m3 towards zero
-/// and nearest-away, stay on the F16C kernel: measured faster there than `to_mini`.
-fn pick_f32_to_f8(from: DataType, to: DataType, m: u8) -> Option<KernelFn> {
+/// and nearest-away, stay on the F16C kernel: measured faster there than `to_mini`. Range
+/// rule `r`: clamp has its own copies ([`f32_to_f8_clamp`]).
+fn pick_f32_to_f8(from: DataType, to: DataType, m: u8, r: u8) -> Option<KernelFn> {
     use DataType as T;
+    let c = r == range::CLAMP;
+    macro_rules! one {
+        ($s:expr, $e5m2:expr, $m:expr) => {
+            Some(if c {
+                f32_to_f8_clamp::<{ $s }, $e5m2, { $m }> as KernelFn
+            } else {
+                f32_to_f8::<{ $s }, $e5m2, { $m }>
+            })
+        };
+    }
     match (from, to) {
-        (T::Float16, T::Float8E5M2) => by_mode!(m, pick_half_to_e5m2),
-        (T::Float32, T::Float8E5M2) if m == mode::NA => Some(f32_to_f8::<{ src::F32 }, true, { mode::NA }> as KernelFn),
-        (T::BFloat16, T::Float8E5M2) if m == mode::NA => Some(f32_to_f8::<{ src::BF16 }, true, { mode::NA }>),
-        (T::Float16, T::Float8E4M3) if m == mode::TZ => Some(f32_to_f8::<{ src::F16 }, false, { mode::TZ }>),
-        (T::Float16, T::Float8E4M3) if m == mode::NA => Some(f32_to_f8::<{ src::F16 }, false, { mode::NA }>),
+        (T::Float16, T::Float8E5M2) => by_mode!(m, pick_half_to_e5m2, c),
+        (T::Float32, T::Float8E5M2) if m == mode::NA => one!(src::F32, true, mode::NA),
+        (T::BFloat16, T::Float8E5M2) if m == mode::NA => one!(src::BF16, true, mode::NA),
+        (T::Float16, T::Float8E4M3) if m == mode::TZ => one!(src::F16, false, mode::TZ),
+        (T::Float16, T::Float8E4M3) if m == mode::NA => one!(src::F16, false, mode::NA),
         _ => None,
     }
 }
 
-/// float16 -> float8_e5m2 in rounding `M` ([`f32_to_f8`] on the source's own patterns).
-fn pick_half_to_e5m2<const M: u8>() -> Option<KernelFn> {
-    Some(f32_to_f8::<{ src::F16 }, true, M> as KernelFn)
+/// float16 -> float8_e5m2 in rounding `M` ([`f32_to_f8`] on the source's own patterns;
+/// `clamp`: [`f32_to_f8_clamp`]).
+fn pick_half_to_e5m2<const M: u8>(clamp: bool) -> Option<KernelFn> {
+    Some(if clamp { f32_to_f8_clamp::<{ src::F16 }, true, M> as KernelFn } else { f32_to_f8::<{ src::F16 }, true, M> })
 }
 
 /// A source whose values are f32 ([`load8`]) -> a byte float with subnormals and a sign in
@@ -1603,15 +1615,6 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
     // 0x47f0_0000 up to that of f64::MAX) is past f32::MAX after any rounding and takes
     // +-Inf in the lanes; the few lanes just under 2^128 and NaN/+-Inf still go cold.
     let clamp_far = !clamp_ne && S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
-    let far = hot(
-        #[inline(always)]
-        |h: __m256i| {
-            _mm256_andnot_si256(
-                _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x7fef_ffff)),
-                _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x47ef_ffff)),
-            )
-        },
-    );
     chunked::<N>(
         dir,
         src,
@@ -1684,7 +1687,7 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
             let far_lanes = array_map(
                 high,
                 #[inline(always)]
-                |h| if clamp_far { far(h) } else { _mm256_setzero_si256() },
+                |h| if clamp_far { far_f64(cpu, h) } else { _mm256_setzero_si256() },
             );
             let mut flags = 0;
             for (k, (&h, &f)) in high.iter().zip(&far_lanes).enumerate() {
@@ -2015,6 +2018,11 @@ mod to_bf16 {
             mode::TZ => 0x7f80_0000 - 1,
             _ => 0x7f7f_0000,
         });
+        // float64 with clamp, in every mode: a finite lane from 2^128 on ([`far_f64`]) is
+        // +-Inf in its f32 lanes ([`odd32`]) and so in its result, the rule's value; found on
+        // flagged steps only. (Lanes just under 2^128, which `odd32` also makes +-Inf, stay
+        // flagged: the directed modes keep the largest finite value there.)
+        let far_clamp = S == src::ODD_F64 && dir.out_of_range == Some(OutOfRange::Clamp);
         let abs = _mm256_set1_epi32(i32::MAX);
         let low = _mm256_set1_epi32(0xffff);
         let sub = Substitute::of(dir, SUB);
@@ -2061,7 +2069,12 @@ mod to_bf16 {
                     _mm256_storeu_si256(d.as_mut_ptr().cast(), pack(r0, r1));
                     _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), pack(r2, r3));
                 }
-                lanes32(cpu, [f0, f1, f2, f3])
+                let flags = lanes32(cpu, [f0, f1, f2, f3]);
+                if far_clamp && flags != 0 {
+                    flags & !far_f64_lanes(cpu, s)
+                } else {
+                    flags
+                }
             },
         )
     }
@@ -2074,13 +2087,16 @@ use to_bf16::{f32_to_bf16, f32_to_bf16_sub};
 // inexact (the float16 widened back differs from x) get their last bit set: rounding to odd,
 // which keeps 7-8 spare bits, so the one integer rounding of the float16 pattern to the
 // float8 that follows (per mode, as in `f32_to_bf16`) is the correctly rounded result.
-// Results above the largest finite code, NaN, Inf and magnitudes float16 saturates go cold.
+// Results above the largest finite code go cold (with clamp, the clamp code in the lanes), and so
+// do NaN, Inf and magnitudes float16 saturates (with clamp, where the result is not sure).
 // 32 elements per step. Dispatched only where it measured faster than `to_mini`: e5m2 in
 // nearest-away, float16 -> e4m3 towards zero and nearest-away, and float16 -> e5m2 in every
 // mode, which skips F16C (its own patterns are the float16s).
-entry!(f32_to_f8<const S: u8, const E5M2: bool, const M: u8>, f32_to_f8_body);
+entry!(f32_to_f8<const S: u8, const E5M2: bool, const M: u8>, f32_to_f8_body[false]);
+// The same with clamp: out-of-range lanes get the rule's code in the lanes.
+entry!(f32_to_f8_clamp<const S: u8, const E5M2: bool, const M: u8>, f32_to_f8_body[true]);
 #[target_feature(enable = "avx2,fma,f16c,bmi2")]
-fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
+fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8, const CLAMP: bool>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
@@ -2097,6 +2113,16 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
     // The largest finite code, and the float16 magnitude at which F16C may have saturated.
     let max_code = _mm256_set1_epi16(if E5M2 { 0x7b } else { 0x77 });
     let saturated = _mm256_set1_epi16(0x7bfe);
+    // Clamp (its own copies: in the others, a branch on the rule or a second pass on flagged
+    // steps measured up to a third slower in range): the mode's rounding of an unsaturated
+    // float16 is past the largest finite code exactly where the value is out of range, and
+    // both formats' clamp code (+-Inf) is the one after it, so `min` gives every lane its
+    // value. Only NaN/Inf go cold, and, for e5m2 in the directed modes, the float16s F16C
+    // saturated (from 65504 on, where the largest finite code may still be the result);
+    // e4m3 ends far below anything float16 saturates, and float16 sources are exact.
+    let sure = !E5M2 || S == src::F16 || matches!(M, mode::NE | mode::NA);
+    let cap = _mm256_set1_epi16(if E5M2 { 0x7c } else { 0x78 });
+    let clamp_cold = _mm256_set1_epi16(if sure { 0x7bff } else { 0x7bfe });
     let mag_mask = _mm256_set1_epi16(0x7fff);
     let sign_mask = _mm256_set1_epi16(-0x8000);
     // Sixteen lanes as float16 patterns rounded to odd, in element order (float16 sources to
@@ -2142,7 +2168,11 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8>(
                 _ => _mm256_and_si256(neg, ones),
             };
             let r = _mm256_srl_epi16(_mm256_add_epi16(mag, inc), k);
+            let r = if CLAMP { _mm256_min_epi16(r, cap) } else { r };
             let code = _mm256_or_si256(r, _mm256_srli_epi16::<8>(_mm256_and_si256(h, sign_mask)));
+            if CLAMP {
+                return (code, _mm256_cmpgt_epi16(mag, clamp_cold));
+            }
             let cold = _mm256_or_si256(_mm256_cmpgt_epi16(r, max_code), _mm256_cmpgt_epi16(mag, saturated));
             (code, cold)
         },
@@ -2336,6 +2366,43 @@ impl Mini {
 fn is_mini(t: DataType) -> bool {
     let f = t.format();
     f.kind == Kind::Float && f.size == 1 && f.subnormals && (f.exp_bits < 5 || f.nan == NanEncoding::Ieee)
+}
+
+/// The f64 lanes past every float target's range after any rounding: finite, from 2^128 on.
+/// `h` holds `|x|`'s high dword in the high half of each 64-bit lane (the low half zero);
+/// the result is all ones in the high dword of those lanes (their sign for `movemask_pd`).
+#[inline(always)]
+fn far_f64(_cpu: Avx2, h: __m256i) -> __m256i {
+    // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+    unsafe {
+        _mm256_andnot_si256(
+            _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x7fef_ffff)),
+            _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x47ef_ffff)),
+        )
+    }
+}
+
+/// [`far_f64`] of the 32 float64 elements of `s`, one bit per element (0 past its end).
+#[inline(always)]
+fn far_f64_lanes(cpu: Avx2, s: &[u8]) -> u32 {
+    let mut bits = 0;
+    unrolled(
+        4,
+        #[inline(always)]
+        |k| {
+            let Some((a, b)) = load64(cpu, s.get(64 * k..).unwrap_or(&[])) else { return };
+            // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
+            unsafe {
+                let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
+                let lanes = hot(
+                    #[inline(always)]
+                    |x: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(far_f64(cpu, _mm256_and_si256(x, top)))) as u32,
+                );
+                bits |= (lanes(a) | lanes(b) << 4) << (8 * k);
+            }
+        },
+    );
+    bits
 }
 
 /// Eight f64 lanes as f32 rounded to odd: the nearest-even conversion ([`narrow_pd`]),
@@ -3425,11 +3492,12 @@ mod f2i {
                 }
             },
         );
-        // Clamp or wrap, from sources with values beyond i32 (float32, bfloat16, float64;
-        // the others' values are all below 2^31): a step with indefinite lanes is redone in
-        // the lanes ([`beyond_i32`]), and only its NaN/+-Inf lanes are flagged.
+        // Clamp or wrap, from sources with values beyond i32 (float32, bfloat16, float64,
+        // float8_e8m0fnu, whose NaN code is +Inf in its lanes; the others' values are all
+        // below 2^31): a step with indefinite lanes is redone in the lanes ([`beyond_i32`]),
+        // and only its NaN/+-Inf lanes are flagged.
         let beyond = R != range::ERROR
-            && matches!(S, src::F32 | src::BF16 | src::F64)
+            && matches!(S, src::F32 | src::BF16 | src::F64 | src::E8M0)
             && !matches!(T, tgt::U32 | tgt::I64 | tgt::U64);
         let fix = hot(
             #[inline(always)]
