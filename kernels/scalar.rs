@@ -1,4 +1,4 @@
-//! The scalar reference kernel: it defines the semantics of the codec (DECISIONS §2), and
+//! The scalar reference kernel: it defines the semantics of the codec, and
 //! every other kernel is checked against it bit for bit.
 //!
 //! Everything here is integer bit work on the exact value `(-1)^neg * mant * 2^exp` of the
@@ -66,7 +66,7 @@ pub fn cast_element(dir: &Direction, bits: u64) -> Result<u64, Reason> {
     convert(dir.from, dir.to, dir.rounding, dir.out_of_range, bits)
 }
 
-/// The procedure without scalar_map (DECISIONS §2 steps 2-6).
+/// The procedure without scalar_map: decode, round once, apply the range rule, encode.
 #[inline]
 pub fn convert(
     from: DataType,
@@ -160,7 +160,7 @@ fn round_scaled(neg: bool, mant: u64, exp: i32, sticky: bool, q: i32, rounding: 
     (n + up as u64, false)
 }
 
-/// Out of range: the configured rule decides (DECISIONS §2 step 5).
+/// Out of range: the configured rule decides.
 #[inline]
 fn out_of_range(to: &Format, above: bool, oor: Option<OutOfRange>, wrapped: u64) -> Result<u64, Reason> {
     match oor {
@@ -251,7 +251,7 @@ fn round_to_float(
     Ok(sign | bits)
 }
 
-/// A zero result keeps the input's sign where the target has -0 (DECISIONS §2 step 6).
+/// A zero result keeps the input's sign where the target has -0.
 #[inline]
 fn signed_zero(to: &Format, neg: bool) -> u64 {
     if neg && to.has_negative_zero() {

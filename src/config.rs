@@ -87,8 +87,8 @@ impl fmt::Display for OutOfRange {
     }
 }
 
-/// A scalar written in the Zarr v3 fill-value JSON encoding, not yet bound to a data type
-/// (DECISIONS §3). Borrowed, so a `static` scalar_map can be written without allocation:
+/// A scalar written in the Zarr v3 fill-value JSON encoding, not yet bound to a data type.
+/// Borrowed, so a `static` scalar_map can be written without allocation:
 ///
 /// ```
 /// use cast_value_kernels::FillValue;

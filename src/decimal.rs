@@ -1,4 +1,4 @@
-//! Exact parsing of JSON number text, for fill values and scalar_map entries (DECISIONS §3).
+//! Exact parsing of JSON number text, for fill values and scalar_map entries.
 //!
 //! A JSON number is a decimal; the float it denotes is that decimal rounded ONCE onto the
 //! type's grid. Parsing through f64 first would round twice (decimal -> f64 -> float16), so

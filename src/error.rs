@@ -3,7 +3,7 @@
 use crate::dtype::{DataType, Decoded, Kind};
 use core::fmt;
 
-/// Why one element could not be cast (DECISIONS §2, §5).
+/// Why one element could not be cast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// The input is NaN and the target has no NaN encoding.
@@ -215,7 +215,7 @@ impl MapDirection {
     }
 }
 
-/// Why a fill-value JSON scalar is not valid for a data type (DECISIONS §3).
+/// Why a fill-value JSON scalar is not valid for a data type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FillValueError {
     /// A non-integer (fraction, exponent, string) for an integer type.
@@ -302,14 +302,14 @@ pub enum ConfigError {
         /// Why.
         error: FillValueError,
     },
-    /// The fill value cannot be encoded, or its encoding cannot be decoded (DECISIONS §4).
+    /// The fill value cannot be encoded, or its encoding cannot be decoded.
     FillValueNotCastable {
         /// `encode` (array -> data_type) or `decode` (back).
         direction: MapDirection,
         /// The failure, index 0.
         error: ElementError,
     },
-    /// The fill value does not survive encode then decode (DECISIONS §4).
+    /// The fill value does not survive encode then decode.
     FillValueRoundTrip {
         /// The array data type.
         array_type: DataType,

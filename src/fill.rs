@@ -1,4 +1,4 @@
-//! Fill-value JSON scalars bound to a data type (DECISIONS §3): exact integers over the full
+//! Fill-value JSON scalars bound to a data type: exact integers over the full
 //! 64-bit range, exact decimal rounding for floats, "NaN", infinities, hex bit patterns.
 
 use crate::config::{FillValue, Rounding};

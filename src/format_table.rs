@@ -4,7 +4,7 @@
 // generates the name tables, the pair-to-kernel-class matrix and the small-format decode
 // tables from it. It must therefore stay plain Rust that needs nothing but `core`.
 
-/// A Zarr v3 data type that `cast_value` supports (DECISIONS §1).
+/// A Zarr v3 data type that `cast_value` supports.
 ///
 /// The discriminant is the row of [`FORMATS`]; `FORMATS[t as usize].dtype == t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -162,7 +162,7 @@ const fn float(
     }
 }
 
-/// The 26 data types, in [`DataType`] discriminant order (DECISIONS §1).
+/// The 26 data types, in [`DataType`] discriminant order.
 pub const FORMATS: [Format; 26] = {
     use DataType as D;
     use NanEncoding::{AllOnes, Ieee, NegativeZero};
@@ -276,7 +276,7 @@ impl Format {
         }
     }
 
-    /// Canonical NaN bit pattern (DECISIONS §1), or 0 for types without NaN.
+    /// Canonical NaN bit pattern, or 0 for types without NaN.
     pub const fn canonical_nan(&self) -> u64 {
         match self.nan {
             NanEncoding::None => 0,
@@ -294,8 +294,8 @@ impl Format {
         ((1u64 << self.exp_bits) - 1) << self.man_bits
     }
 
-    /// The bit pattern a value above the range takes under clamp (DECISIONS §2 step 5):
-    /// +Inf for float types with Inf, else the largest value.
+    /// The bit pattern a value above the range takes under clamp: +Inf for float types
+    /// with Inf, else the largest value.
     pub const fn clamp_above_bits(&self) -> u64 {
         if matches!(self.kind, Kind::Float) && self.has_inf {
             self.positive_infinity()

@@ -1,6 +1,6 @@
 //! The codec's zarr.json entry: parse, validate and print it (feature `json`).
 //!
-//! Parsing is strict (DECISIONS §3): unknown keys at every level, wrong JSON types and bad
+//! Parsing is strict: unknown keys at every level, wrong JSON types and bad
 //! strings are errors that name the offending key or entry. Scalars are kept as the exact
 //! text written, so numbers are never squeezed through f64, and printing gives back the
 //! fields that were present and no others.

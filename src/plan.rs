@@ -156,7 +156,7 @@ impl Direction {
     pub fn rounding(&self) -> Rounding {
         self.rounding
     }
-    /// The range rule in force (`wrap` is dropped for float targets, DECISIONS §3).
+    /// The range rule in force (`wrap` is dropped for float targets).
     pub fn out_of_range(&self) -> Option<OutOfRange> {
         self.out_of_range
     }
@@ -181,7 +181,7 @@ impl Direction {
 
 /// A cast_value configuration bound to the decoded array's data type (and fill value): the
 /// validated plan that encodes and decodes buffers. Binding checks everything once
-/// (DECISIONS §3, §4) and picks the kernel; nothing on the cast path allocates.
+/// and picks the kernel; nothing on the cast path allocates.
 ///
 /// ```
 /// use cast_value_kernels::{CastConfig, CastPlan, DataType, OutOfRange, Rounding};
@@ -205,7 +205,7 @@ pub struct CastPlan {
 
 impl CastPlan {
     /// Bind `config` to a decoded array of `array_type`, with the array's fill value if it has
-    /// one (then its encoded form is computed and its round trip checked, DECISIONS §4).
+    /// one (then its encoded form is computed and its round trip checked).
     /// Uses the best kernel tier this machine runs.
     pub fn new(
         config: &CastConfig<'_>,
@@ -261,7 +261,7 @@ impl CastPlan {
         Ok(plan)
     }
 
-    /// Encode the fill value and check that it decodes back to an equal value (DECISIONS §4).
+    /// Encode the fill value and check that it decodes back to an equal value.
     fn set_fill(&mut self, fill: Option<u64>) -> Result<(), ConfigError> {
         let Some(fill) = fill else { return Ok(()) };
         let (array_type, data_type) = (self.array_type, self.encode.to);

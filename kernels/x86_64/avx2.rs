@@ -2087,8 +2087,8 @@ use to_bf16::{f32_to_bf16, f32_to_bf16_sub};
 // inexact (the float16 widened back differs from x) get their last bit set: rounding to odd,
 // which keeps 7-8 spare bits, so the one integer rounding of the float16 pattern to the
 // float8 that follows (per mode, as in `f32_to_bf16`) is the correctly rounded result.
-// Results above the largest finite code go cold (with clamp, the clamp code in the lanes), and so
-// do NaN, Inf and magnitudes float16 saturates (with clamp, where the result is not sure).
+// Results above the largest finite code go cold (with clamp, the rule's code in the lanes),
+// and so do NaN, Inf and the magnitudes F16C saturates (with clamp, where that matters).
 // 32 elements per step. Dispatched only where it measured faster than `to_mini`: e5m2 in
 // nearest-away, float16 -> e4m3 towards zero and nearest-away, and float16 -> e5m2 in every
 // mode, which skips F16C (its own patterns are the float16s).
@@ -2111,7 +2111,8 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8, const CLAMP: bool>
     let ones = _mm256_set1_epi16(if E5M2 { 0xff } else { 0x7f });
     let half = _mm256_set1_epi16(if E5M2 { 0x80 } else { 0x40 });
     // The largest finite code, and the float16 magnitude at which F16C may have saturated.
-    let max_code = _mm256_set1_epi16(if E5M2 { 0x7b } else { 0x77 });
+    let t = dir.to.format();
+    let max_code = _mm256_set1_epi16(t.max_bits() as i16);
     let saturated = _mm256_set1_epi16(0x7bfe);
     // Clamp (its own copies: in the others, a branch on the rule or a second pass on flagged
     // steps measured up to a third slower in range): the mode's rounding of an unsaturated
@@ -2121,7 +2122,7 @@ fn f32_to_f8_body<const S: u8, const E5M2: bool, const M: u8, const CLAMP: bool>
     // saturated (from 65504 on, where the largest finite code may still be the result);
     // e4m3 ends far below anything float16 saturates, and float16 sources are exact.
     let sure = !E5M2 || S == src::F16 || matches!(M, mode::NE | mode::NA);
-    let cap = _mm256_set1_epi16(if E5M2 { 0x7c } else { 0x78 });
+    let cap = _mm256_set1_epi16(t.clamp_above_bits() as i16);
     let clamp_cold = _mm256_set1_epi16(if sure { 0x7bff } else { 0x7bfe });
     let mag_mask = _mm256_set1_epi16(0x7fff);
     let sign_mask = _mm256_set1_epi16(-0x8000);
