@@ -1824,8 +1824,8 @@ mod to_f16 {
     // the results, 16 lanes per op: in every mode such an x gives a magnitude of 0x7bff
     // (65504) or more (Inf, NaN), and a smaller x at most 0x7bff, which flags a few lanes
     // the reference then redoes; twice the lanes per op of the same test on the f32 lanes.
-    // With clamp only NaN/+-Inf lanes go cold, on steps with flagged lanes; the others get
-    // the rule's value in the lanes. 32 elements per step.
+    // With clamp every finite lane gets the rule's value in the lanes (see `quiet`). 32
+    // elements per step.
     entry!(pub(super) f32_to_f16<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[false]);
     // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float32.
     entry!(pub(super) f32_to_f16_sub<const S: u8, const MODE: i32, const AWAY: bool>, f32_to_f16_body[true]);
@@ -1837,47 +1837,48 @@ mod to_f16 {
     ) -> Result<(), ElementError> {
         let cpu = Avx2::new();
         const N: usize = 32;
-        let (mag, limit) = (_mm256_set1_epi16(0x7fff), _mm256_set1_epi16(0x7bfe));
-        let (abs, limit32) = (_mm256_set1_epi32(i32::MAX), _mm256_set1_epi32(0x477f_e000 - 1));
+        let clamp = dir.out_of_range == Some(OutOfRange::Clamp);
+        // With clamp and no scalar_map to resolve (or one whose keys the substitute took),
+        // every lane's result is the rule's own in the lanes and only NaN lanes go cold (for
+        // its canonical pattern): the nearest modes' conversions give +-Inf past the range
+        // already, and in the directed modes `premap` makes the finite lanes past the range
+        // +-Inf first. +-Inf converts to itself (float8_e8m0fnu's +Inf lanes are its NaN
+        // code, found by their bytes).
+        let quiet = clamp && (SUB || dir.map.is_empty());
+        // Flagged: a result magnitude of 0x7bff (65504) or more, or without `quiet` NaN only.
+        let (mag, limit) = (_mm256_set1_epi16(0x7fff), _mm256_set1_epi16(if quiet { 0x7c00 } else { 0x7bfe }));
+        let abs = _mm256_set1_epi32(i32::MAX);
+        // The same on |x| for nearest-away: 65504 + half an ulp or more, or with `quiet`
+        // NaN/+-Inf (its last-bit trick would make +-Inf a NaN).
+        let limit32 = _mm256_set1_epi32(if quiet { 0x7f7f_ffff } else { 0x477f_e000 - 1 });
         let one = _mm256_set1_epi32(1);
         let ss = src::size(S);
         let mini = Mini::of(dir.from.format());
         let sub = Substitute::of(dir, SUB);
-        // Clamp in the nearest modes: the conversion's own result is the rule's (+-Inf past the
-        // range), so only NaN/+-Inf lanes go cold. (The directed modes' conversions give the
-        // largest finite value where the rounded value, its exponent unbounded, is past it.)
-        let clamp = dir.out_of_range == Some(OutOfRange::Clamp) && MODE == _MM_FROUND_TO_NEAREST_INT;
         // Clamp in the directed modes: a finite lane whose value, rounded with its exponent
-        // unbounded, is past 65504 takes +-Inf: |x| >= 65536 (the next grid point), or
-        // |x| > 65504 where the mode rounds away from zero for its sign. Only NaN/+-Inf lanes
-        // go cold.
-        let clamp_directed = dir.out_of_range == Some(OutOfRange::Clamp) && MODE != _MM_FROUND_TO_NEAREST_INT;
-        let beyond = hot(
+        // unbounded, is past 65504 takes +-Inf. The conversion gives +-Inf itself where the
+        // mode rounds away from zero for the lane's sign and |x| > 65504 (the IEEE overflow
+        // rule), and the largest finite value where it rounds towards zero; the latter is
+        // past the range exactly when |x| >= 65536 (the next grid point), so those lanes
+        // become +-Inf before converting: x >= 65536 where the mode rounds positive values
+        // down (towards zero or negative), x <= -65536 where it rounds negative values up
+        // (towards zero or positive). Ordered compares leave NaN as it is.
+        let premap = clamp && MODE != _MM_FROUND_TO_NEAREST_INT;
+        let (top, inf) = (_mm256_set1_ps(65536.0), _mm256_set1_ps(f32::INFINITY));
+        let lift = hot(
             #[inline(always)]
             |x: __m256| {
-                let (top, max) = (_mm256_set1_ps(65536.0), _mm256_set1_ps(65504.0));
-                let a = _mm256_castsi256_ps(_mm256_and_si256(_mm256_castps_si256(x), abs));
-                let far = _mm256_cmp_ps::<_CMP_GE_OQ>(a, top);
-                let near = match MODE {
-                    _MM_FROUND_TO_POS_INF => _mm256_cmp_ps::<_CMP_GT_OQ>(x, max),
-                    _MM_FROUND_TO_NEG_INF => _mm256_cmp_ps::<_CMP_LT_OQ>(x, _mm256_sub_ps(_mm256_setzero_ps(), max)),
-                    _ => _mm256_setzero_ps(),
+                let x = if MODE != _MM_FROUND_TO_POS_INF {
+                    _mm256_blendv_ps(x, inf, _mm256_cmp_ps::<_CMP_GE_OQ>(x, top))
+                } else {
+                    x
                 };
-                _mm256_castps_si256(_mm256_or_ps(far, near))
-            },
-        );
-        // Sixteen results (of `x`, then `y`) with the lanes past the range as +-Inf: masks and
-        // the top halves of the patterns (the sign) saturate to 16 bits exactly.
-        let clamped = hot(
-            #[inline(always)]
-            |x: __m256, y: __m256, h: __m256i| {
-                let top = hot(
-                    #[inline(always)]
-                    |v: __m256| _mm256_srai_epi32::<16>(_mm256_castps_si256(v)),
-                );
-                let sign = _mm256_and_si256(words_of(cpu, top(x), top(y), true, false), _mm256_set1_epi16(i16::MIN));
-                let mask = words_of(cpu, beyond(x), beyond(y), true, false);
-                _mm256_blendv_epi8(h, _mm256_or_si256(sign, _mm256_set1_epi16(0x7c00)), mask)
+                if MODE != _MM_FROUND_TO_NEG_INF {
+                    let neg = |v| _mm256_sub_ps(_mm256_setzero_ps(), v);
+                    _mm256_blendv_ps(x, neg(inf), _mm256_cmp_ps::<_CMP_LE_OQ>(x, neg(top)))
+                } else {
+                    x
+                }
             },
         );
         // Eight lanes converted, and with `AWAY` the lanes' flags: nearest-away needs |x|
@@ -1894,6 +1895,13 @@ mod to_f16 {
                 (_mm256_cvtps_ph::<MODE>(_mm256_castsi256_ps(x)), _mm256_cmpgt_epi32(a, limit32))
             },
         );
+        // Lifting costs more than the conversion in range: the steps after one with lanes
+        // past the range lift theirs before converting, so data with many such lanes does it
+        // once per step and data without never does; other steps with such lanes convert
+        // twice.
+        const LIFT_RUN: u32 = 16;
+        let mut run_lift = 0u32;
+        let limit_any = _mm256_set1_epi16(0x7bfe);
         chunked::<N>(
             dir,
             src,
@@ -1905,31 +1913,49 @@ mod to_f16 {
                 let [x0, x1, x2, x3] = f32_lanes::<S, 4>(cpu, s, &mini);
                 let [x0, x1, x2, x3] =
                     if SUB { [sub.apply(x0), sub.apply(x1), sub.apply(x2), sub.apply(x3)] } else { [x0, x1, x2, x3] };
-                let ((h0, f0), (h1, f1), (h2, f2), (h3, f3)) = (cvt(x0), cvt(x1), cvt(x2), cvt(x3));
-                let (h01, h23) = (_mm256_set_m128i(h1, h0), _mm256_set_m128i(h3, h2));
-                // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
-                unsafe {
-                    _mm256_storeu_si256(d.as_mut_ptr().cast(), h01);
-                    _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), h23);
+                let lifting = premap && run_lift > 0;
+                if lifting {
+                    run_lift -= 1;
                 }
-                let over = hot(
+                let mut convert = hot(
                     #[inline(always)]
-                    |h| _mm256_cmpgt_epi16(_mm256_and_si256(h, mag), limit),
-                );
-                let flags = if AWAY { lanes32(cpu, [f0, f1, f2, f3]) } else { lanes_words(cpu, over(h01), over(h23)) };
-                if (clamp || clamp_directed) && flags != 0 {
-                    if clamp_directed {
-                        let (h01, h23) = (clamped(x0, x1, h01), clamped(x2, x3, h23));
-                        // SAFETY: as the stores above.
+                    |lifted: bool, limit: __m256i| {
+                        let [y0, y1, y2, y3] =
+                            if lifted { [lift(x0), lift(x1), lift(x2), lift(x3)] } else { [x0, x1, x2, x3] };
+                        let ((h0, f0), (h1, f1), (h2, f2), (h3, f3)) = (cvt(y0), cvt(y1), cvt(y2), cvt(y3));
+                        let (h01, h23) = (_mm256_set_m128i(h1, h0), _mm256_set_m128i(h3, h2));
+                        // SAFETY: `d` holds 64 bytes (checked above); unaligned stores.
                         unsafe {
                             _mm256_storeu_si256(d.as_mut_ptr().cast(), h01);
                             _mm256_storeu_si256(d.as_mut_ptr().add(32).cast(), h23);
                         }
-                    }
+                        let over = hot(
+                            #[inline(always)]
+                            |h| _mm256_cmpgt_epi16(_mm256_and_si256(h, mag), limit),
+                        );
+                        if AWAY { lanes32(cpu, [f0, f1, f2, f3]) } else { lanes_words(cpu, over(h01), over(h23)) }
+                    },
+                );
+                // (A literal `lifted` at each call: with a run-time one LLVM lifted every step
+                // and selected.)
+                let mut flags = if lifting {
+                    convert(true, limit)
+                } else {
+                    convert(false, if premap { limit_any } else { limit })
+                };
+                if premap && !lifting && flags != 0 {
+                    run_lift = LIFT_RUN;
+                    flags = convert(true, limit);
+                }
+                // (With clamp and map keys to resolve: the NaN/+-Inf lanes of flagged steps.)
+                if clamp && !quiet && flags != 0 {
                     return lanes32(
                         cpu,
                         [special_ps(cpu, x0), special_ps(cpu, x1), special_ps(cpu, x2), special_ps(cpu, x3)],
                     );
+                }
+                if S == src::E8M0 && quiet {
+                    return flags | mini.specials.in_slice(s);
                 }
                 flags
             },
