@@ -1590,8 +1590,10 @@ fn stream_out(from: &[u8], to: &mut [u8]) {
 // ([`scaled_round`]), after which the conversion is exact (as fast as stepping, measured).
 // int64/uint64 come rounded to odd at 53 bits, enough for any of these roundings.
 // Magnitudes from just under f32::MAX (and NaN/Inf) go cold, which keeps every rounding
-// inside the finite range; with clamp, those from 2^128 on get +-Inf in the lanes instead
-// (nearest-even: the conversion's own +-Inf). 32 elements per step.
+// inside the finite range. With clamp only NaN/+-Inf go cold: every other mode's result is
+// then the rule's own value (+-Inf where the rounded value is past f32::MAX, since the last
+// conversion rounds such a value to +-Inf and towards +-Inf rounds before it), but towards
+// zero's step back, which must not apply from 2^128 on. 32 elements per step.
 entry!(f64_to_f32<const S: u8, const M: u8>, f64_to_f32_body[false]);
 // The same with a scalar_map's NaN/+-Inf lanes substituted ([`Substitute`]): float64.
 entry!(f64_to_f32_sub<const S: u8, const M: u8>, f64_to_f32_body[true]);
@@ -1605,23 +1607,18 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
     let cpu = Avx2::new();
     const N: usize = 32;
     let sub = Substitute::of(dir, SUB);
-    // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold.
-    // Nearest-even with clamp: the conversion's own result is the rule's (+-Inf past the
-    // range), so only NaN/+-Inf (exponent all ones) go cold.
+    // The high dword of |x|, compared with that of f32::MAX less one: above it goes cold;
+    // with clamp, that of f64::MAX (NaN/+-Inf above it).
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
-    let clamp_ne = M == mode::NE && S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
-    let limit = _mm256_set1_epi32(if clamp_ne { 0x7fef_ffff } else { 0x47ef_fffe });
-    // Clamp in the other modes: a finite lane from 2^128 on (the high dword of |x| from
-    // 0x47f0_0000 up to that of f64::MAX) is past f32::MAX after any rounding and takes
-    // +-Inf in the lanes; the few lanes just under 2^128 and NaN/+-Inf still go cold.
-    let clamp_far = !clamp_ne && S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
-    chunked::<N>(
-        dir,
-        src,
-        dst,
-        (8, 4),
+    let clamp = S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
+    let limit = _mm256_set1_epi32(if clamp { 0x7fef_ffff } else { 0x47ef_fffe });
+    // Towards zero with clamp: lanes from 2^128 on (|x|'s pattern above that of 2^128 less
+    // one ulp) keep the conversion's +-Inf.
+    let far = _mm256_set1_epi64x(0x47ef_ffff_ffff_ffff);
+    let tz_clamp = M == mode::TZ && clamp;
+    let run = hot(
         #[inline(always)]
-        |s, d| {
+        |s: &[u8], d: &mut [u8], keep_far: bool| {
             let (Some(s), Some(d)) = (s.get(..N * 8), d.get_mut(..N * 4)) else { return u32::MAX };
             let mut high = [_mm256_setzero_si256(); 8];
             unrolled(
@@ -1652,7 +1649,13 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
                         }
                         let y = match M {
                             mode::NE => _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)),
-                            mode::TZ => towards_zero_ps(cpu, a, b),
+                            mode::TZ if keep_far => towards_zero_ps(
+                                cpu,
+                                a,
+                                b,
+                                (_mm256_cmpgt_epi64(h[0], far), _mm256_cmpgt_epi64(h[1], far)),
+                            ),
+                            mode::TZ => towards_zero_ps(cpu, a, b, (_mm256_setzero_si256(), _mm256_setzero_si256())),
                             mode::NA => {
                                 // The last mantissa bit set (not on zeros and f64 subnormals, which
                                 // convert to zero either way: no subnormal operand).
@@ -1684,72 +1687,44 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
             if _mm256_testz_si256(over, over) != 0 {
                 return 0;
             }
-            let far_lanes = array_map(
-                high,
-                #[inline(always)]
-                |h| if clamp_far { far_f64(cpu, h) } else { _mm256_setzero_si256() },
-            );
             let mut flags = 0;
-            for (k, (&h, &f)) in high.iter().zip(&far_lanes).enumerate() {
-                let lanes = _mm256_andnot_si256(f, _mm256_cmpgt_epi32(h, limit));
+            for (k, &h) in high.iter().enumerate() {
+                let lanes = _mm256_cmpgt_epi32(h, limit);
                 flags |= (_mm256_movemask_pd(_mm256_castsi256_pd(lanes)) as u32) << (4 * k);
-            }
-            if clamp_far {
-                // +-Inf with the source's sign, in the high dword of each f64 lane.
-                let inf = hot(
-                    #[inline(always)]
-                    |x: __m256i| {
-                        _mm256_or_si256(
-                            _mm256_and_si256(x, _mm256_set1_epi64x(i64::MIN)),
-                            _mm256_set1_epi64x(0x7f80_0000_0000_0000),
-                        )
-                    },
-                );
-                unrolled(
-                    4,
-                    #[inline(always)]
-                    |k| {
-                        let (Some(&fa), Some(&fb), Some((xa, xb)), Some(q)) = (
-                            far_lanes.get(2 * k),
-                            far_lanes.get(2 * k + 1),
-                            load64(cpu, s.get(64 * k..).unwrap_or(&[])),
-                            d.get_mut(32 * k..32 * k + 32),
-                        ) else {
-                            return;
-                        };
-                        let mask = dwords::<true>(cpu, fa, fb);
-                        if _mm256_testz_si256(mask, mask) != 0 {
-                            return;
-                        }
-                        let infs = dwords::<true>(cpu, inf(xa), inf(xb));
-                        // SAFETY: `q` holds 32 bytes (checked just above); an unaligned load
-                        // and store.
-                        unsafe {
-                            let y = _mm256_loadu_si256(q.as_ptr().cast());
-                            _mm256_storeu_si256(q.as_mut_ptr().cast(), _mm256_blendv_epi8(y, infs, mask));
-                        }
-                    },
-                );
             }
             flags
         },
+    );
+    chunked::<N>(
+        dir,
+        src,
+        dst,
+        (8, 4),
+        // (A literal `keep_far` at each call, so that neither copy tests it per lane.)
+        #[inline(always)]
+        |s, d| if tz_clamp { run(s, d, true) } else { run(s, d, false) },
     )
 }
 
 /// Eight float64 lanes rounded to float32 towards zero: the nearest-even conversion, one
-/// pattern less where its magnitude went up (see [`f64_to_f32`]). [`narrow_pd`]'s pattern
-/// difference tells the same, but its subtraction and the sign's shift cost more than this
-/// compare.
+/// pattern less where its magnitude went up (see [`f64_to_f32`]), but not in the lanes set
+/// in `keep` (64-bit masks of `a` and `b`). [`narrow_pd`]'s pattern difference tells the
+/// same, but its subtraction and the sign's shift cost more than this compare.
 #[inline(always)]
-fn towards_zero_ps(cpu: Avx2, a: __m256d, b: __m256d) -> __m256 {
+fn towards_zero_ps(cpu: Avx2, a: __m256d, b: __m256d, keep: (__m256i, __m256i)) -> __m256 {
     // SAFETY: the `Avx2` proves the tier's features (see [`Avx2`]).
     unsafe {
         let (ya, yb) = (_mm256_cvtpd_ps(a), _mm256_cvtpd_ps(b));
         let up = hot(
             #[inline(always)]
-            |y: __m128, x: __m256d| _mm256_cmpgt_epi64(_mm256_castpd_si256(_mm256_cvtps_pd(y)), _mm256_castpd_si256(x)),
+            |y: __m128, x: __m256d, keep: __m256i| {
+                _mm256_andnot_si256(
+                    keep,
+                    _mm256_cmpgt_epi64(_mm256_castpd_si256(_mm256_cvtps_pd(y)), _mm256_castpd_si256(x)),
+                )
+            },
         );
-        let w = dwords::<false>(cpu, up(ya, a), up(yb, b));
+        let w = dwords::<false>(cpu, up(ya, a, keep.0), up(yb, b, keep.1));
         _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(_mm256_set_m128(yb, ya)), w))
     }
 }
