@@ -205,8 +205,7 @@ fn a_special_value_at_every_lane_position() {
             };
             for (oor, &mode) in oors.iter().flat_map(|&o| modes.iter().map(move |m| (o, m))) {
                 for map in [&MAP[..], &NAN_MAP[..], &[]] {
-                    let cfg =
-                        CastConfig::new(dst).with_rounding(mode).with_out_of_range(oor).with_scalar_map(map, &[]);
+                    let cfg = CastConfig::new(dst).with_rounding(mode).with_out_of_range(oor).with_scalar_map(map, &[]);
                     let Ok(plan) = CastPlan::new(&cfg, src, None) else { continue };
                     for tier in vector_tiers() {
                         for &sp in &specials {
