@@ -1612,9 +1612,9 @@ fn f64_to_f32_body<const S: u8, const M: u8, const SUB: bool>(
     let top = _mm256_set1_epi64x(0x7fff_ffff_0000_0000);
     let clamp = S == src::F64 && dir.out_of_range == Some(OutOfRange::Clamp);
     let limit = _mm256_set1_epi32(if clamp { 0x7fef_ffff } else { 0x47ef_fffe });
-    // Towards zero with clamp: lanes from 2^128 on (|x|'s pattern above that of 2^128 less
-    // one ulp) keep the conversion's +-Inf.
-    let far = _mm256_set1_epi64x(0x47ef_ffff_ffff_ffff);
+    // Towards zero with clamp: lanes from 2^128 on ([`far_f64`]'s bound, compared on the
+    // whole 64-bit lane) keep the conversion's +-Inf.
+    let far = _mm256_set1_epi64x(((F64_HI_BELOW_2P128 as i64) << 32) | 0xffff_ffff);
     let tz_clamp = M == mode::TZ && clamp;
     let run = hot(
         #[inline(always)]
@@ -1820,8 +1820,10 @@ mod to_f16 {
         // +-Inf first. +-Inf converts to itself (float8_e8m0fnu's +Inf lanes are its NaN
         // code, found by their bytes).
         let quiet = clamp && (SUB || dir.map.is_empty());
-        // Flagged: a result magnitude of 0x7bff (65504) or more, or without `quiet` NaN only.
-        let (mag, limit) = (_mm256_set1_epi16(0x7fff), _mm256_set1_epi16(if quiet { 0x7c00 } else { 0x7bfe }));
+        // Flagged: a result magnitude of 0x7bff (65504) or more (`limit_any`), or with `quiet`
+        // NaN only.
+        let (mag, limit_any) = (_mm256_set1_epi16(0x7fff), _mm256_set1_epi16(0x7bfe));
+        let limit = if quiet { _mm256_set1_epi16(0x7c00) } else { limit_any };
         let abs = _mm256_set1_epi32(i32::MAX);
         // The same on |x| for nearest-away: 65504 + half an ulp or more, or with `quiet`
         // NaN/+-Inf (its last-bit trick would make +-Inf a NaN).
@@ -1876,7 +1878,6 @@ mod to_f16 {
         // twice.
         const LIFT_RUN: u32 = 16;
         let mut run_lift = 0u32;
-        let limit_any = _mm256_set1_epi16(0x7bfe);
         chunked::<N>(
             dir,
             src,
@@ -2371,6 +2372,9 @@ fn is_mini(t: DataType) -> bool {
     f.kind == Kind::Float && f.size == 1 && f.subnormals && (f.exp_bits < 5 || f.nan == NanEncoding::Ieee)
 }
 
+/// The high dword of the f64 just below 2^128 (f32::MAX rounded up to the next binade).
+const F64_HI_BELOW_2P128: i32 = 0x47ef_ffff;
+
 /// The f64 lanes past every float target's range after any rounding: finite, from 2^128 on.
 /// `h` holds `|x|`'s high dword in the high half of each 64-bit lane (the low half zero);
 /// the result is all ones in the high dword of those lanes (their sign for `movemask_pd`).
@@ -2380,7 +2384,7 @@ fn far_f64(_cpu: Avx2, h: __m256i) -> __m256i {
     unsafe {
         _mm256_andnot_si256(
             _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x7fef_ffff)),
-            _mm256_cmpgt_epi32(h, _mm256_set1_epi32(0x47ef_ffff)),
+            _mm256_cmpgt_epi32(h, _mm256_set1_epi32(F64_HI_BELOW_2P128)),
         )
     }
 }
