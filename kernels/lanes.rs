@@ -11,7 +11,7 @@
 //! generic or a plan-time parameter, never a branch in the loop.
 
 use crate::config::{OutOfRange, Rounding};
-use crate::dtype::{Decoded, Format, KernelClass, Kind};
+use crate::dtype::{DataType, Decoded, Format, KernelClass, Kind};
 use crate::error::ElementError;
 use crate::kernels::scalar;
 use crate::plan::Direction;
@@ -129,6 +129,8 @@ pub struct LaneParams {
     /// The source value a kernel may put in NaN/Inf lanes instead of resolving them as map
     /// hits ([`special_substitute`]), found once, when the plan is bound.
     pub substitute: Option<u64>,
+    /// float32 to bfloat16: the 32-bit lane program's parameters.
+    pub narrow32: Option<Narrow32>,
 }
 
 impl LaneParams {
@@ -182,6 +184,7 @@ impl LaneParams {
             keys,
             nkeys: entries.len(),
             substitute: special_substitute(dir),
+            narrow32: Narrow32::new(dir),
         })
     }
 }
@@ -205,6 +208,113 @@ fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
 #[inline(always)]
 fn is_key(p: &LaneParams, key: u64) -> bool {
     (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key))
+}
+
+/// The parameters of [`f32_narrow`]: float32 to a narrower float with float32's exponent
+/// range, a sign, -0, +-Inf and subnormals (bfloat16), all of them 32-bit values fixed when
+/// the plan is bound. Its shifts are by one amount in every lane, which SSE2, NEON and
+/// simd128 have, and 32-bit lanes are native on Cortex-M and wasm32, where the 64-bit lanes
+/// of [`float_to_float`] take pairs of registers. Targets with a narrower exponent range
+/// (float16, the float8 types) are left to [`float_to_float`]: ordinary float32 values have
+/// subnormal results there, whose shift differs from lane to lane, and flagging them sends
+/// most chunks cold.
+#[derive(Clone, Copy, Debug)]
+pub struct Narrow32 {
+    /// Mantissa bits dropped (23 less the target's), their mask, and the weight of the
+    /// first of them.
+    sh: u32,
+    rem_mask: u32,
+    half: u32,
+    /// The rebias of the exponent field, at the target's mantissa position (wrapping).
+    delta: u32,
+    /// The least float32 magnitude pattern whose result is normal before rounding.
+    min_mag: u32,
+    /// The target's largest finite magnitude pattern (+Inf's is one more).
+    max_mag: u32,
+    /// Where the target's sign bit goes.
+    sign_shift: u32,
+    /// Whether results beyond the range are +-Inf (clamp) rather than flagged.
+    clamp: bool,
+    /// Canonical scalar_map keys (float32 patterns; padded) and how many are real.
+    keys: [u32; MAX_LANE_KEYS],
+    nkeys: usize,
+}
+
+impl Narrow32 {
+    /// The parameters for a direction from float32 to such a target, with a scalar_map small
+    /// enough to check in-lane; `None` for any other direction.
+    pub fn new(dir: &Direction) -> Option<Narrow32> {
+        let (s, d) = (dir.from.format(), dir.to.format());
+        let entries = dir.map.entries();
+        let fits = s.dtype == DataType::Float32
+            && d.kind == Kind::Float
+            && d.bits < 32
+            && d.has_sign
+            && d.has_inf
+            && d.subnormals
+            && d.man_bits >= 1
+            && d.exp_bits == s.exp_bits
+            && entries.len() <= MAX_LANE_KEYS;
+        if !fits {
+            return None;
+        }
+        let max_mag = u32::try_from(d.max_bits() & !d.sign_mask()).ok()?;
+        // +Inf is the pattern after the largest finite one (all-ones exponent, mantissa 0).
+        if u64::from(max_mag) + 1 != ((1u64 << d.exp_bits) - 1) << d.man_bits {
+            return None;
+        }
+        let sh = s.man_bits - d.man_bits;
+        let mut keys = [0u32; MAX_LANE_KEYS];
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = entries.get(i).or(entries.first()).map_or(0, |e| e.0 as u32);
+        }
+        Some(Narrow32 {
+            sh,
+            rem_mask: (1u32 << sh) - 1,
+            half: 1u32 << (sh - 1),
+            delta: ((d.bias - s.bias) << d.man_bits) as u32,
+            min_mag: ((1 + s.bias - d.bias) as u32) << s.man_bits,
+            max_mag,
+            sign_shift: d.bits - 1,
+            clamp: dir.out_of_range == Some(OutOfRange::Clamp),
+            keys,
+            nkeys: entries.len(),
+        })
+    }
+}
+
+/// [`float_to_float`] from float32 to a [`Narrow32`] target in 32-bit lanes: zeros, and
+/// values whose result is normal, rounded once at the target's last mantissa bit (a carry
+/// into the exponent is the rounding up). Beyond the largest finite value after rounding:
+/// +-Inf with clamp, else flagged. NaN, +-Inf, subnormal results and map keys are flagged.
+#[inline(always)]
+pub fn f32_narrow<const M: u8>(p: &Narrow32, x: u32) -> (u32, bool) {
+    let neg = x >> 31;
+    let mag = x & 0x7fff_ffff;
+    let base = (mag >> p.sh).wrapping_add(p.delta);
+    let rem = mag & p.rem_mask;
+    let inexact = rem != 0;
+    let up = match M {
+        mode::NE => (rem > p.half) | ((rem == p.half) & (base & 1 == 1)),
+        mode::NA => rem >= p.half,
+        mode::TZ => false,
+        mode::TP => (neg == 0) & inexact,
+        _ => (neg == 1) & inexact,
+    };
+    let comb = base.wrapping_add(up as u32);
+    let over = comb > p.max_mag;
+    let zero = mag == 0;
+    let out_mag = if zero {
+        0
+    } else if over & p.clamp {
+        p.max_mag + 1
+    } else {
+        comb
+    };
+    let key = if zero { 0 } else { x };
+    let is_key = (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key));
+    let bad = (mag >= 0x7f80_0000) | (!zero & (mag < p.min_mag)) | (over & !p.clamp) | is_key;
+    (out_mag | (neg << p.sign_shift), bad)
 }
 
 /// IEEE float (f16/bf16/f32/f64) to any float: normal values whose result is normal and in
@@ -677,6 +787,48 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
             resolve_flagged(dir, specials.as_ref(), sc, dc, (S, D), flagged, done)?;
         }
         done += LANES;
+    }
+    let (Some(s), Some(d)) = (src.get(cs * chunks..), dst.get_mut(cd * chunks..)) else { return Ok(()) };
+    cold(dir, s, d, done)
+}
+
+/// [`drive`] for [`f32_narrow`]: 16 lanes of `u32` per chunk, results of `D` bytes.
+#[inline(always)]
+pub fn drive_narrow32<const D: usize, const M: u8>(
+    dir: &Direction,
+    p: &Narrow32,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    const N: usize = 16;
+    let mut done = 0;
+    let specials = SpecialMap::new(dir);
+    let (cs, cd) = (4 * N, D * N);
+    let chunks = (src.len() / cs).min(dst.len() / cd);
+    for k in 0..chunks {
+        let (Some(sc), Some(dc)) = (src.get(cs * k..cs * (k + 1)), dst.get_mut(cd * k..cd * (k + 1))) else { break };
+        let mut x = [0u32; N];
+        for (i, xl) in x.iter_mut().enumerate() {
+            *xl = load::<4>(sc.get(4 * i..).unwrap_or(&[])) as u32;
+        }
+        let mut y = [0u32; N];
+        let mut flags = [false; N];
+        for i in 0..N {
+            if let (Some(&xl), Some(yl), Some(fl)) = (x.get(i), y.get_mut(i), flags.get_mut(i)) {
+                (*yl, *fl) = f32_narrow::<M>(p, xl);
+            }
+        }
+        for (i, &yl) in y.iter().enumerate() {
+            store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), u64::from(yl));
+        }
+        let mut flagged = 0u32;
+        for (i, &f) in flags.iter().enumerate() {
+            flagged |= (f as u32) << i;
+        }
+        if flagged != 0 {
+            resolve_flagged(dir, specials.as_ref(), sc, dc, (4, D), flagged, done)?;
+        }
+        done += N;
     }
     let (Some(s), Some(d)) = (src.get(cs * chunks..), dst.get_mut(cd * chunks..)) else { return Ok(()) };
     cold(dir, s, d, done)

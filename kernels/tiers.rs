@@ -23,6 +23,16 @@ macro_rules! lane_tier {
         }
 
         $(#[$attr])*
+        fn narrow32_body<const D: usize, const M: u8>(
+            dir: &Direction,
+            p: &lanes::Narrow32,
+            src: &[u8],
+            dst: &mut [u8],
+        ) -> Result<(), ElementError> {
+            lanes::drive_narrow32::<D, M>(dir, p, src, dst)
+        }
+
+        $(#[$attr])*
         fn fi_body<const S: usize, const D: usize, const M: u8, const R: u8>(
             dir: &Direction,
             p: &LaneParams,
@@ -59,6 +69,9 @@ macro_rules! lane_tier {
 
         fn ff<const S: usize, const D: usize, const M: u8>(dir: &Direction, src: &[u8], dst: &mut [u8]) -> Result<(), ElementError> {
             match &dir.lanes {
+                Some(LaneParams { narrow32: Some(n), .. }) if S == 4 && D < 4 => {
+                    $call!(narrow32_body::<D, M>(dir, n, src, dst))
+                }
                 Some(p) => $call!(ff_body::<S, D, M>(dir, p, src, dst)),
                 None => scalar::cast(dir, src, dst),
             }
