@@ -129,7 +129,7 @@ pub struct LaneParams {
     /// The source value a kernel may put in NaN/Inf lanes instead of resolving them as map
     /// hits ([`special_substitute`]), found once, when the plan is bound.
     pub substitute: Option<u64>,
-    /// float32 to bfloat16: the 32-bit lane program's parameters.
+    /// float32 to a narrower float with Inf: the 32-bit lane program's parameters.
     pub narrow32: Option<Narrow32>,
 }
 
@@ -210,31 +210,31 @@ fn is_key(p: &LaneParams, key: u64) -> bool {
     (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key))
 }
 
-/// The parameters of [`f32_narrow`]: float32 to a narrower float with float32's exponent
-/// range, a sign, -0, +-Inf and subnormals (bfloat16), all of them 32-bit values fixed when
-/// the plan is bound. Its shifts are by one amount in every lane, which SSE2, NEON and
-/// simd128 have, and 32-bit lanes are native on Cortex-M and wasm32, where the 64-bit lanes
-/// of [`float_to_float`] take pairs of registers. Targets with a narrower exponent range
-/// (float16, the float8 types) are left to [`float_to_float`]: ordinary float32 values have
-/// subnormal results there, whose shift differs from lane to lane, and flagging them sends
-/// most chunks cold.
+/// The parameters of [`f32_narrow`]: float32 to a narrower float with a sign, -0, +-Inf and
+/// subnormals (float16, bfloat16, float8_e4m3, float8_e5m2), all of them 32-bit values fixed
+/// when the plan is bound. The lane program shifts by one amount in every lane, which SSE2,
+/// NEON and simd128 have (they have no per-lane shift), and its 32-bit lanes are native on
+/// Cortex-M and wasm32, where the 64-bit lanes of [`float_to_float`] take pairs of
+/// registers.
 #[derive(Clone, Copy, Debug)]
 pub struct Narrow32 {
-    /// Mantissa bits dropped (23 less the target's), their mask, and the weight of the
-    /// first of them.
+    /// Mantissa bits dropped from a normal result (23 less the target's).
     sh: u32,
-    rem_mask: u32,
-    half: u32,
     /// The rebias of the exponent field, at the target's mantissa position (wrapping).
     delta: u32,
     /// The least float32 magnitude pattern whose result is normal before rounding.
     min_mag: u32,
+    /// float32's exponent field less the target's at equal values (biases' difference).
+    rebias: u32,
     /// The target's largest finite magnitude pattern (+Inf's is one more).
     max_mag: u32,
     /// Where the target's sign bit goes.
     sign_shift: u32,
     /// Whether results beyond the range are +-Inf (clamp) rather than flagged.
     clamp: bool,
+    /// Whether normal float32 values can have subnormal results (a target with a narrower
+    /// exponent range than float32's).
+    pub subnormal_results: bool,
     /// Canonical scalar_map keys (float32 patterns; padded) and how many are real.
     keys: [u32; MAX_LANE_KEYS],
     nkeys: usize,
@@ -253,7 +253,6 @@ impl Narrow32 {
             && d.has_inf
             && d.subnormals
             && d.man_bits >= 1
-            && d.exp_bits == s.exp_bits
             && entries.len() <= MAX_LANE_KEYS;
         if !fits {
             return None;
@@ -263,46 +262,69 @@ impl Narrow32 {
         if u64::from(max_mag) + 1 != ((1u64 << d.exp_bits) - 1) << d.man_bits {
             return None;
         }
-        let sh = s.man_bits - d.man_bits;
         let mut keys = [0u32; MAX_LANE_KEYS];
         for (i, k) in keys.iter_mut().enumerate() {
             *k = entries.get(i).or(entries.first()).map_or(0, |e| e.0 as u32);
         }
         Some(Narrow32 {
-            sh,
-            rem_mask: (1u32 << sh) - 1,
-            half: 1u32 << (sh - 1),
+            sh: s.man_bits - d.man_bits,
             delta: ((d.bias - s.bias) << d.man_bits) as u32,
             min_mag: ((1 + s.bias - d.bias) as u32) << s.man_bits,
+            rebias: (s.bias - d.bias) as u32,
             max_mag,
             sign_shift: d.bits - 1,
             clamp: dir.out_of_range == Some(OutOfRange::Clamp),
+            subnormal_results: d.exp_bits < s.exp_bits,
             keys,
             nkeys: entries.len(),
         })
     }
 }
 
-/// [`float_to_float`] from float32 to a [`Narrow32`] target in 32-bit lanes: zeros, and
-/// values whose result is normal, rounded once at the target's last mantissa bit (a carry
-/// into the exponent is the rounding up). Beyond the largest finite value after rounding:
-/// +-Inf with clamp, else flagged. NaN, +-Inf, subnormal results and map keys are flagged.
+/// [`float_to_float`] from float32 to a [`Narrow32`] target in 32-bit lanes, rounded once.
+/// A normal result is the pattern rebased to the target's exponent bias, rounded at its last
+/// mantissa bit (a carry into the exponent is the rounding up). With `SUB`, a subnormal
+/// result is the significand shifted down `k` places more, `k` taken apart into shifts by 1,
+/// 2, 4 and 8 that each lane takes or not (a per-lane shift from uniform ones), the bits
+/// shifted out kept as a sticky bit; without, those lanes are flagged. Beyond the largest
+/// finite value after rounding: +-Inf with clamp, else flagged. NaN, +-Inf, subnormal
+/// sources and map keys are flagged.
 #[inline(always)]
-pub fn f32_narrow<const M: u8>(p: &Narrow32, x: u32) -> (u32, bool) {
+pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, bool) {
     let neg = x >> 31;
     let mag = x & 0x7fff_ffff;
-    let base = (mag >> p.sh).wrapping_add(p.delta);
-    let rem = mag & p.rem_mask;
-    let inexact = rem != 0;
+    let field = mag >> 23;
+    let sub = SUB & (mag < p.min_mag);
+    // The operand and the shift beyond a normal result's: the pattern (k = 0) for a normal
+    // result; the significand for a subnormal one, one place more for each exponent step
+    // below the target's least normal one (k >= 1; from 15 on every bit is out already).
+    let a = if sub { (mag & 0x7f_ffff) | 0x80_0000 } else { mag };
+    let k = if sub { (p.rebias + 1).wrapping_sub(field).min(15) } else { 0 };
+    // `v` keeps the first dropped bit (the guard) as its lowest bit.
+    let mut sticky = a & ((1 << (p.sh - 1)) - 1) != 0;
+    let mut v = a >> (p.sh - 1);
+    if SUB {
+        for j in 0..4 {
+            let take = (k >> j) & 1 == 1;
+            let w = 1u32 << j;
+            sticky |= take & (v & ((1 << w) - 1) != 0);
+            v = if take { v >> w } else { v };
+        }
+    }
+    let guard = v & 1 == 1;
+    let base = (v >> 1).wrapping_add(if sub { 0 } else { p.delta });
+    let inexact = guard | sticky;
+    // delta is a multiple of 2 (the target keeps a mantissa bit): base's parity is the kept
+    // bits'.
     let up = match M {
-        mode::NE => (rem > p.half) | ((rem == p.half) & (base & 1 == 1)),
-        mode::NA => rem >= p.half,
+        mode::NE => guard & (sticky | (base & 1 == 1)),
+        mode::NA => guard,
         mode::TZ => false,
         mode::TP => (neg == 0) & inexact,
         _ => (neg == 1) & inexact,
     };
     let comb = base.wrapping_add(up as u32);
-    let over = comb > p.max_mag;
+    let over = !sub & (comb > p.max_mag);
     let zero = mag == 0;
     let out_mag = if zero {
         0
@@ -313,7 +335,8 @@ pub fn f32_narrow<const M: u8>(p: &Narrow32, x: u32) -> (u32, bool) {
     };
     let key = if zero { 0 } else { x };
     let is_key = (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key));
-    let bad = (mag >= 0x7f80_0000) | (!zero & (mag < p.min_mag)) | (over & !p.clamp) | is_key;
+    let tiny = if SUB { (field == 0) & !zero } else { !zero & (mag < p.min_mag) };
+    let bad = (mag >= 0x7f80_0000) | tiny | (over & !p.clamp) | is_key;
     (out_mag | (neg << p.sign_shift), bad)
 }
 
@@ -794,7 +817,7 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
 
 /// [`drive`] for [`f32_narrow`]: 16 lanes of `u32` per chunk, results of `D` bytes.
 #[inline(always)]
-pub fn drive_narrow32<const D: usize, const M: u8>(
+pub fn drive_narrow32<const D: usize, const M: u8, const SUB: bool>(
     dir: &Direction,
     p: &Narrow32,
     src: &[u8],
@@ -815,7 +838,7 @@ pub fn drive_narrow32<const D: usize, const M: u8>(
         let mut flags = [false; N];
         for i in 0..N {
             if let (Some(&xl), Some(yl), Some(fl)) = (x.get(i), y.get_mut(i), flags.get_mut(i)) {
-                (*yl, *fl) = f32_narrow::<M>(p, xl);
+                (*yl, *fl) = f32_narrow::<M, SUB>(p, xl);
             }
         }
         for (i, &yl) in y.iter().enumerate() {

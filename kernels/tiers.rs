@@ -29,7 +29,11 @@ macro_rules! lane_tier {
             src: &[u8],
             dst: &mut [u8],
         ) -> Result<(), ElementError> {
-            lanes::drive_narrow32::<D, M>(dir, p, src, dst)
+            if p.subnormal_results {
+                lanes::drive_narrow32::<D, M, true>(dir, p, src, dst)
+            } else {
+                lanes::drive_narrow32::<D, M, false>(dir, p, src, dst)
+            }
         }
 
         $(#[$attr])*
