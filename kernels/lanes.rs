@@ -769,38 +769,69 @@ impl<const M: u8> LaneOp for IntToFloatOp<M> {
     }
 }
 
-/// Run a lane program over whole buffers: `LANES` elements at a time, flagged elements and
-/// the tail through the scalar reference.
+/// The integer type of a lane: `u64` for the general programs, `u32` for [`f32_narrow`].
+pub trait Lane: Copy + Default {
+    /// The lane holding the low bits of `v`.
+    fn from_u64(v: u64) -> Self;
+    /// The lane's value, widened.
+    fn to_u64(self) -> u64;
+}
+
+impl Lane for u64 {
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self
+    }
+}
+
+impl Lane for u32 {
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        v as u32
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+/// Run a lane program over whole buffers: `N` elements (at most 32) of `S` bytes at a time
+/// into `D` bytes each, converted by `run` in lanes of `T`; flagged elements and the tail go
+/// through the scalar reference.
 #[inline(always)]
-pub fn drive<const S: usize, const D: usize, O: LaneOp>(
+fn drive_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
     dir: &Direction,
-    p: &LaneParams,
     src: &[u8],
     dst: &mut [u8],
+    mut run: impl FnMut(T) -> (T, bool),
 ) -> Result<(), ElementError> {
     let mut done = 0;
     let specials = SpecialMap::new(dir);
     // Chunks by `get`, arrays indexed in loops of constant length: no iterator adapter (whose
     // calls a build for size may keep) and nothing that can panic.
-    let (cs, cd) = (S * LANES, D * LANES);
+    let (cs, cd) = (S * N, D * N);
     let chunks = (src.len() / cs).min(dst.len() / cd);
     for k in 0..chunks {
         let (Some(sc), Some(dc)) = (src.get(cs * k..cs * (k + 1)), dst.get_mut(cd * k..cd * (k + 1))) else { break };
         // Three simple passes over the lane arrays (load, convert, reduce) so that each
         // vectorizes on its own.
-        let mut x = [0u64; LANES];
+        let mut x = [T::default(); N];
         for (i, xl) in x.iter_mut().enumerate() {
-            *xl = load::<S>(sc.get(S * i..).unwrap_or(&[]));
+            *xl = T::from_u64(load::<S>(sc.get(S * i..).unwrap_or(&[])));
         }
-        let mut y = [0u64; LANES];
-        let mut flags = [false; LANES];
-        for i in 0..LANES {
+        let mut y = [T::default(); N];
+        let mut flags = [false; N];
+        for i in 0..N {
             if let (Some(&xl), Some(yl), Some(fl)) = (x.get(i), y.get_mut(i), flags.get_mut(i)) {
-                (*yl, *fl) = O::run(p, xl);
+                (*yl, *fl) = run(xl);
             }
         }
         for (i, &yl) in y.iter().enumerate() {
-            store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), yl);
+            store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), yl.to_u64());
         }
         let mut flagged = 0u32;
         for (i, &f) in flags.iter().enumerate() {
@@ -809,13 +840,31 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
         if flagged != 0 {
             resolve_flagged(dir, specials.as_ref(), sc, dc, (S, D), flagged, done)?;
         }
-        done += LANES;
+        done += N;
     }
     let (Some(s), Some(d)) = (src.get(cs * chunks..), dst.get_mut(cd * chunks..)) else { return Ok(()) };
     cold(dir, s, d, done)
 }
 
-/// [`drive`] for [`f32_narrow`]: 16 lanes of `u32` per chunk, results of `D` bytes.
+/// Run a lane program over whole buffers: `LANES` elements at a time in `u64` lanes.
+#[inline(always)]
+pub fn drive<const S: usize, const D: usize, O: LaneOp>(
+    dir: &Direction,
+    p: &LaneParams,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<(), ElementError> {
+    drive_chunks::<S, D, LANES, u64>(
+        dir,
+        src,
+        dst,
+        #[inline(always)]
+        |x| O::run(p, x),
+    )
+}
+
+/// [`f32_narrow`] over whole buffers: 16 float32 elements at a time in `u32` lanes, results
+/// of `D` bytes.
 #[inline(always)]
 pub fn drive_narrow32<const D: usize, const M: u8, const SUB: bool>(
     dir: &Direction,
@@ -823,38 +872,13 @@ pub fn drive_narrow32<const D: usize, const M: u8, const SUB: bool>(
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(), ElementError> {
-    const N: usize = 16;
-    let mut done = 0;
-    let specials = SpecialMap::new(dir);
-    let (cs, cd) = (4 * N, D * N);
-    let chunks = (src.len() / cs).min(dst.len() / cd);
-    for k in 0..chunks {
-        let (Some(sc), Some(dc)) = (src.get(cs * k..cs * (k + 1)), dst.get_mut(cd * k..cd * (k + 1))) else { break };
-        let mut x = [0u32; N];
-        for (i, xl) in x.iter_mut().enumerate() {
-            *xl = load::<4>(sc.get(4 * i..).unwrap_or(&[])) as u32;
-        }
-        let mut y = [0u32; N];
-        let mut flags = [false; N];
-        for i in 0..N {
-            if let (Some(&xl), Some(yl), Some(fl)) = (x.get(i), y.get_mut(i), flags.get_mut(i)) {
-                (*yl, *fl) = f32_narrow::<M, SUB>(p, xl);
-            }
-        }
-        for (i, &yl) in y.iter().enumerate() {
-            store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), u64::from(yl));
-        }
-        let mut flagged = 0u32;
-        for (i, &f) in flags.iter().enumerate() {
-            flagged |= (f as u32) << i;
-        }
-        if flagged != 0 {
-            resolve_flagged(dir, specials.as_ref(), sc, dc, (4, D), flagged, done)?;
-        }
-        done += N;
-    }
-    let (Some(s), Some(d)) = (src.get(cs * chunks..), dst.get_mut(cd * chunks..)) else { return Ok(()) };
-    cold(dir, s, d, done)
+    drive_chunks::<4, D, 16, u32>(
+        dir,
+        src,
+        dst,
+        #[inline(always)]
+        |x| f32_narrow::<M, SUB>(p, x),
+    )
 }
 
 /// A 256-entry table for a source of 8 bits or less, built from the scalar reference with
