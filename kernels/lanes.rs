@@ -1,7 +1,8 @@
 //! The kernel bodies every vector tier shares, written once over fixed-width lane arrays
-//! (`[u64; LANES]`) so that each tier's entry function compiles them to its own vector code.
+//! (`[u64; LANES]`; `[u32; 16]` for float32 -> the narrower floats) so that each tier's
+//! entry function compiles them to its own vector code.
 //!
-//! Shape ("the fast path detects, the slow path explains"): a chunk of `LANES` elements is
+//! Shape ("the fast path detects, the slow path explains"): a chunk of elements is
 //! loaded, each lane is converted branch-free by integer bit work, and every lane that the
 //! fast path does not cover exactly (NaN, Inf, subnormals, values at or beyond the target's
 //! range, scalar_map keys) sets a flag. Flagged elements only are redone: a NaN or +-Inf
