@@ -152,11 +152,7 @@ impl LaneParams {
             KernelClass::Identity if s.kind == Kind::Float => LaneClass::FloatToFloat,
             KernelClass::Identity => LaneClass::IntToInt,
         };
-        let mut keys = [0u64; MAX_LANE_KEYS];
         let entries = dir.map.entries();
-        for (i, k) in keys.iter_mut().enumerate() {
-            *k = entries.get(i).or(entries.first()).map_or(0, |e| e.0);
-        }
         let (lim_pos, lim_neg) = match d.kind {
             Kind::Signed => (d.mask() >> 1, (d.mask() >> 1) + 1),
             Kind::Unsigned => (d.mask(), 0),
@@ -182,7 +178,7 @@ impl LaneParams {
             src_sign_ext: if s.kind == Kind::Signed { s.sign_mask() } else { 0 },
             min_bits: d.min_bits(),
             max_bits: d.max_bits(),
-            keys,
+            keys: lane_keys(entries, |k| k),
             nkeys: entries.len(),
             substitute: special_substitute(dir),
             narrow32: Narrow32::new(dir),
@@ -205,10 +201,27 @@ fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
     up as u64
 }
 
-/// Is the lane's canonical scalar_map key among the keys? (`nkeys` is loop-invariant.)
+/// The canonical scalar_map keys in a lane program's type, padded with a copy of the first
+/// so that every lane compares against all of them without a loop bound that varies.
+fn lane_keys<T: Copy + Default>(entries: &[(u64, u64)], to: impl Fn(u64) -> T) -> [T; MAX_LANE_KEYS] {
+    let mut keys = [T::default(); MAX_LANE_KEYS];
+    for (i, k) in keys.iter_mut().enumerate() {
+        *k = entries.get(i).or(entries.first()).map_or(T::default(), |e| to(e.0));
+    }
+    keys
+}
+
+/// Is the lane's canonical scalar_map key among the first `nkeys` (padded) keys? (`nkeys` is
+/// loop-invariant.)
+#[inline(always)]
+fn key_hit<T: Copy + PartialEq>(keys: &[T; MAX_LANE_KEYS], nkeys: usize, key: T) -> bool {
+    (nkeys != 0) & keys.iter().fold(false, |acc, &k| acc | (k == key))
+}
+
+/// [`key_hit`] for the 64-bit lane programs.
 #[inline(always)]
 fn is_key(p: &LaneParams, key: u64) -> bool {
-    (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key))
+    key_hit(&p.keys, p.nkeys, key)
 }
 
 /// The parameters of [`f32_narrow`]: float32 to a narrower float with a sign, -0, +-Inf and
@@ -223,9 +236,9 @@ pub struct Narrow32 {
     sh: u32,
     /// The rebias of the exponent field, at the target's mantissa position (wrapping).
     delta: u32,
-    /// The least float32 magnitude pattern whose result is normal before rounding.
-    min_mag: u32,
-    /// float32's exponent field less the target's at equal values (biases' difference).
+    /// float32's exponent field less the target's at equal values (biases' difference); a
+    /// float32 field at most this has a result below the target's normal range before
+    /// rounding.
     rebias: u32,
     /// The target's largest finite magnitude pattern (+Inf's is one more).
     max_mag: u32,
@@ -263,20 +276,16 @@ impl Narrow32 {
         if u64::from(max_mag) + 1 != ((1u64 << d.exp_bits) - 1) << d.man_bits {
             return None;
         }
-        let mut keys = [0u32; MAX_LANE_KEYS];
-        for (i, k) in keys.iter_mut().enumerate() {
-            *k = entries.get(i).or(entries.first()).map_or(0, |e| e.0 as u32);
-        }
         Some(Narrow32 {
             sh: s.man_bits - d.man_bits,
             delta: ((d.bias - s.bias) << d.man_bits) as u32,
-            min_mag: ((1 + s.bias - d.bias) as u32) << s.man_bits,
             rebias: (s.bias - d.bias) as u32,
             max_mag,
             sign_shift: d.bits - 1,
             clamp: dir.out_of_range == Some(OutOfRange::Clamp),
             subnormal_results: d.exp_bits < s.exp_bits,
-            keys,
+            // A float32 key is a float32 pattern: the cast loses nothing.
+            keys: lane_keys(entries, |k| k as u32),
             nkeys: entries.len(),
         })
     }
@@ -295,7 +304,8 @@ pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, b
     let neg = x >> 31;
     let mag = x & 0x7fff_ffff;
     let field = mag >> 23;
-    let sub = SUB & (mag < p.min_mag);
+    let below = field <= p.rebias;
+    let sub = SUB & below;
     // The operand and the shift beyond a normal result's: the pattern (k = 0) for a normal
     // result; the significand for a subnormal one, one place more for each exponent step
     // below the target's least normal one (k >= 1; from 15 on every bit is out already).
@@ -335,9 +345,8 @@ pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, b
         comb
     };
     let key = if zero { 0 } else { x };
-    let is_key = (p.nkeys != 0) & p.keys.iter().fold(false, |acc, &k| acc | (k == key));
-    let tiny = if SUB { (field == 0) & !zero } else { !zero & (mag < p.min_mag) };
-    let bad = (mag >= 0x7f80_0000) | tiny | (over & !p.clamp) | is_key;
+    let tiny = if SUB { (field == 0) & !zero } else { !zero & below };
+    let bad = (mag >= 0x7f80_0000) | tiny | (over & !p.clamp) | key_hit(&p.keys, p.nkeys, key);
     (out_mag | (neg << p.sign_shift), bad)
 }
 
