@@ -124,9 +124,8 @@ pub struct LaneParams {
     src_sign_ext: u64,
     min_bits: u64,
     max_bits: u64,
-    /// Canonical scalar_map keys (padded with a copy of the first), and how many are real.
-    keys: [u64; MAX_LANE_KEYS],
-    nkeys: usize,
+    /// The scalar_map keys, checked after each chunk's conversion.
+    keys: Keys<u64>,
     /// The source value a kernel may put in NaN/Inf lanes instead of resolving them as map
     /// hits ([`special_substitute`]), found once, when the plan is bound.
     pub substitute: Option<u64>,
@@ -178,8 +177,8 @@ impl LaneParams {
             src_sign_ext: if s.kind == Kind::Signed { s.sign_mask() } else { 0 },
             min_bits: d.min_bits(),
             max_bits: d.max_bits(),
-            keys: lane_keys(entries, |k| k),
-            nkeys: entries.len(),
+            // A float source's keys and lanes compare with both zeros as +0.
+            keys: Keys::new(entries, if s.kind == Kind::Float { (1 << (s.bits - 1)) - 1 } else { u64::MAX }, |k| k),
             substitute: special_substitute(dir),
             narrow32: Narrow32::new(dir),
         })
@@ -201,27 +200,37 @@ fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
     up as u64
 }
 
-/// The canonical scalar_map keys in a lane program's type, padded with a copy of the first
-/// so that every lane compares against all of them without a loop bound that varies.
-fn lane_keys<T: Copy + Default>(entries: &[(u64, u64)], to: impl Fn(u64) -> T) -> [T; MAX_LANE_KEYS] {
-    let mut keys = [T::default(); MAX_LANE_KEYS];
-    for (i, k) in keys.iter_mut().enumerate() {
-        *k = entries.get(i).or(entries.first()).map_or(T::default(), |e| to(e.0));
+/// A direction's scalar_map keys in a lane program's type. The lane programs leave them to
+/// a pass of their own after each chunk's conversion, taken only when the map has keys:
+/// comparing every lane with every key inside the conversion cost up to half its time where
+/// lanes are scalar (wasm32 without simd128, Cortex-M).
+#[derive(Clone, Copy, Debug)]
+pub struct Keys<T> {
+    /// The canonical keys, padded with a copy of the first so that every lane compares with
+    /// all of them in a loop of constant length.
+    keys: [T; MAX_LANE_KEYS],
+    /// How many are real (0: no map).
+    len: usize,
+    /// The bits of a lane that tell zero: the magnitude of a float source (its -0 matches
+    /// the canonical +0 key), every bit of an integer.
+    nonzero: T,
+}
+
+impl<T: Lane> Keys<T> {
+    fn new(entries: &[(u64, u64)], nonzero: u64, to: impl Fn(u64) -> T) -> Keys<T> {
+        let mut keys = [T::default(); MAX_LANE_KEYS];
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = entries.get(i).or(entries.first()).map_or(T::default(), |e| to(e.0));
+        }
+        Keys { keys, len: entries.len(), nonzero: T::from_u64(nonzero) }
     }
-    keys
-}
 
-/// Is the lane's canonical scalar_map key among the first `nkeys` (padded) keys? (`nkeys` is
-/// loop-invariant.)
-#[inline(always)]
-fn key_hit<T: Copy + PartialEq>(keys: &[T; MAX_LANE_KEYS], nkeys: usize, key: T) -> bool {
-    (nkeys != 0) & keys.iter().fold(false, |acc, &k| acc | (k == key))
-}
-
-/// [`key_hit`] for the 64-bit lane programs.
-#[inline(always)]
-fn is_key(p: &LaneParams, key: u64) -> bool {
-    key_hit(&p.keys, p.nkeys, key)
+    /// Is the source lane `x` one of the keys? (Only called when `len != 0`.)
+    #[inline(always)]
+    fn hit(&self, x: T) -> bool {
+        let key = if (x & self.nonzero) == T::default() { T::default() } else { x };
+        self.keys.iter().fold(false, |acc, &k| acc | (k == key))
+    }
 }
 
 /// The parameters of [`f32_narrow`]: float32 to a narrower float with a sign, -0, +-Inf and
@@ -249,9 +258,8 @@ pub struct Narrow32 {
     /// Whether normal float32 values can have subnormal results (a target with a narrower
     /// exponent range than float32's).
     pub subnormal_results: bool,
-    /// Canonical scalar_map keys (float32 patterns; padded) and how many are real.
-    keys: [u32; MAX_LANE_KEYS],
-    nkeys: usize,
+    /// The scalar_map keys, checked after each chunk's conversion.
+    keys: Keys<u32>,
 }
 
 impl Narrow32 {
@@ -285,20 +293,29 @@ impl Narrow32 {
             clamp: dir.out_of_range == Some(OutOfRange::Clamp),
             subnormal_results: d.exp_bits < s.exp_bits,
             // A float32 key is a float32 pattern: the cast loses nothing.
-            keys: lane_keys(entries, |k| k as u32),
-            nkeys: entries.len(),
+            keys: Keys::new(entries, 0x7fff_ffff, |k| k as u32),
         })
     }
 }
 
+/// Whether the code the lane programs compile to here lacks a shift by a per-lane amount:
+/// SSE2 (x86 below AVX2, what the portable tier is built for there) and simd128. Scalar
+/// code (Cortex-M, RISC-V, wasm32 without simd128) and NEON shift each lane by its own
+/// amount in one instruction, which the stepwise form would only slow down.
+const STEPWISE_SHIFT: bool = cfg!(any(
+    all(any(target_arch = "x86_64", target_arch = "x86"), not(target_feature = "avx2")),
+    target_feature = "simd128"
+));
+
 /// [`float_to_float`] from float32 to a [`Narrow32`] target in 32-bit lanes, rounded once.
 /// A normal result is the pattern rebased to the target's exponent bias, rounded at its last
 /// mantissa bit (a carry into the exponent is the rounding up). With `SUB`, a subnormal
-/// result is the significand shifted down `k` places more, `k` taken apart into shifts by 1,
-/// 2, 4 and 8 that each lane takes or not (a per-lane shift from uniform ones), the bits
-/// shifted out kept as a sticky bit; without, those lanes are flagged. Beyond the largest
+/// result is the significand shifted down `k` places more, the bits shifted out kept as a
+/// sticky bit; where [`STEPWISE_SHIFT`], `k` is taken apart into shifts by 1, 2, 4 and 8
+/// that each lane takes or not (a per-lane shift from uniform ones). Without `SUB`, those
+/// lanes are flagged. Beyond the largest
 /// finite value after rounding: +-Inf with clamp, else flagged. NaN, +-Inf, subnormal
-/// sources and map keys are flagged.
+/// sources are flagged (map keys by the chunk driver).
 #[inline(always)]
 pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, bool) {
     let neg = x >> 31;
@@ -314,13 +331,16 @@ pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, b
     // `v` keeps the first dropped bit (the guard) as its lowest bit.
     let mut sticky = a & ((1 << (p.sh - 1)) - 1) != 0;
     let mut v = a >> (p.sh - 1);
-    if SUB {
+    if SUB & STEPWISE_SHIFT {
         for j in 0..4 {
             let take = (k >> j) & 1 == 1;
             let w = 1u32 << j;
             sticky |= take & (v & ((1 << w) - 1) != 0);
             v = if take { v >> w } else { v };
         }
+    } else if SUB {
+        sticky |= v & ((1 << k) - 1) != 0;
+        v >>= k;
     }
     let guard = v & 1 == 1;
     let base = (v >> 1).wrapping_add(if sub { 0 } else { p.delta });
@@ -344,9 +364,8 @@ pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, b
     } else {
         comb
     };
-    let key = if zero { 0 } else { x };
     let tiny = if SUB { (field == 0) & !zero } else { !zero & below };
-    let bad = (mag >= 0x7f80_0000) | tiny | (over & !p.clamp) | key_hit(&p.keys, p.nkeys, key);
+    let bad = (mag >= 0x7f80_0000) | tiny | (over & !p.clamp);
     (out_mag | (neg << p.sign_shift), bad)
 }
 
@@ -396,9 +415,7 @@ pub fn float_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     let mag_out = if subnormal { sub } else { comb };
     let out = if zero | (subnormal & (sub == 0)) { neg_zero_bit } else { sign_bit | mag_out };
     let normal = normal | subnormal;
-    let key = if zero { 0 } else { x };
-    let bad =
-        special_src | (!zero & !normal) | (zero & !p.dst_has_zero) | (neg & !zero & !p.dst_has_sign) | is_key(p, key);
+    let bad = special_src | (!zero & !normal) | (zero & !p.dst_has_zero) | (neg & !zero & !p.dst_has_sign);
     (out, bad)
 }
 
@@ -446,14 +463,12 @@ pub fn float_to_int<const M: u8, const R: u8>(p: &LaneParams, x: u64) -> (u64, b
             _ => wrapped,
         },
     );
-    let key = if mag == 0 { 0 } else { x };
     // `huge` lanes (|x| >= 2^63) are out of range for every target narrower than 64 bits;
     // uint64 holds [2^63, 2^64), so with clamp they go cold there (int64 clamps them right:
     // above to the max, and -2^63 is its min either way).
     let bad = (field == all_ones)
         | ((R == range::ERROR) & !in_range)
-        | ((R == range::CLAMP) & huge & (p.lim_pos == u64::MAX))
-        | is_key(p, key);
+        | ((R == range::CLAMP) & huge & (p.lim_pos == u64::MAX));
     (out, bad)
 }
 
@@ -498,7 +513,7 @@ pub fn int_to_int<const R: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
             _ => wrapped,
         },
     );
-    let bad = ((R == range::ERROR) & !in_range) | is_key(p, x);
+    let bad = (R == range::ERROR) & !in_range;
     (out, bad)
 }
 
@@ -522,7 +537,7 @@ pub fn int_to_float<const M: u8>(p: &LaneParams, x: u64) -> (u64, bool) {
     let zero = n == 0;
     let sign_bit = if p.dst_has_sign { (neg as u64) << (p.dst_bits - 1) } else { 0 };
     let out = if zero { 0 } else { sign_bit | comb };
-    let bad = (!zero & (comb > p.dst_max_mag)) | (zero & !p.dst_has_zero) | (neg & !p.dst_has_sign) | is_key(p, x);
+    let bad = (!zero & (comb > p.dst_max_mag)) | (zero & !p.dst_has_zero) | (neg & !p.dst_has_sign);
     (out, bad)
 }
 
@@ -780,7 +795,7 @@ impl<const M: u8> LaneOp for IntToFloatOp<M> {
 }
 
 /// The integer type of a lane: `u64` for the general programs, `u32` for [`f32_narrow`].
-pub trait Lane: Copy + Default {
+pub trait Lane: Copy + Default + PartialEq + core::ops::BitAnd<Output = Self> {
     /// The lane holding the low bits of `v`.
     fn from_u64(v: u64) -> Self;
     /// The lane's value, widened.
@@ -817,6 +832,7 @@ fn drive_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
+    keys: &Keys<T>,
     mut run: impl FnMut(T) -> (T, bool),
 ) -> Result<(), ElementError> {
     let mut done = 0;
@@ -843,6 +859,11 @@ fn drive_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
         for (i, &yl) in y.iter().enumerate() {
             store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), yl.to_u64());
         }
+        if keys.len != 0 {
+            for (fl, &xl) in flags.iter_mut().zip(x.iter()) {
+                *fl |= keys.hit(xl);
+            }
+        }
         let mut flagged = 0u32;
         for (i, &f) in flags.iter().enumerate() {
             flagged |= (f as u32) << i;
@@ -868,6 +889,7 @@ pub fn drive<const S: usize, const D: usize, O: LaneOp>(
         dir,
         src,
         dst,
+        &p.keys,
         #[inline(always)]
         |x| O::run(p, x),
     )
@@ -886,6 +908,7 @@ pub fn drive_narrow32<const D: usize, const M: u8, const SUB: bool>(
         dir,
         src,
         dst,
+        &p.keys,
         #[inline(always)]
         |x| f32_narrow::<M, SUB>(p, x),
     )

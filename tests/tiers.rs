@@ -188,6 +188,8 @@ fn a_special_value_at_every_lane_position() {
     // kernels in charge (they send NaN lanes cold).
     static MAP: [(FillValue, FillValue); 1] = [(FillValue::Number("2.5"), FillValue::Int(99))];
     static NAN_MAP: [(FillValue, FillValue); 1] = [(FillValue::NaN, FillValue::Int(7))];
+    // A key of zero matches both zeros: -0.0 below must take the mapped value.
+    static ZERO_MAP: [(FillValue, FillValue); 1] = [(FillValue::Int(0), FillValue::Int(5))];
     // (+-70000 and -1e30 are past float16's range: in the directed modes its clamp makes
     // some of them +-Inf before converting, with and without map keys to resolve.)
     let specials = [f32::NAN, f32::INFINITY, -1e30, 2.5, 300.0, -0.0, 1e-40, -0.4, 7e4, -7e4];
@@ -204,7 +206,7 @@ fn a_special_value_at_every_lane_position() {
                 &[Rounding::NearestEven]
             };
             for (oor, &mode) in oors.iter().flat_map(|&o| modes.iter().map(move |m| (o, m))) {
-                for map in [&MAP[..], &NAN_MAP[..], &[]] {
+                for map in [&MAP[..], &NAN_MAP[..], &ZERO_MAP[..], &[]] {
                     let cfg = CastConfig::new(dst).with_rounding(mode).with_out_of_range(oor).with_scalar_map(map, &[]);
                     let Ok(plan) = CastPlan::new(&cfg, src, None) else { continue };
                     for tier in vector_tiers() {
