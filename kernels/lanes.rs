@@ -76,11 +76,12 @@ pub const fn range_code(o: Option<OutOfRange>) -> u8 {
 /// +-Inf of a float source (true without a map). Any other key leaves the direction to the
 /// generic lane bodies, which check keys in-lane.
 pub fn map_keys_are_special(dir: &Direction) -> bool {
-    let from = dir.from;
-    dir.map
-        .entries()
-        .iter()
-        .all(|&(k, _)| from.is_float() && matches!(from.decode_bits(k), Decoded::Nan | Decoded::Inf { .. }))
+    dir.map.entries().iter().all(|&(k, _)| special_key(dir.from, k))
+}
+
+/// Is `key` NaN or +-Inf of a float source `from`? Every kernel sends such lanes cold.
+fn special_key(from: DataType, key: u64) -> bool {
+    from.is_float() && matches!(from.decode_bits(key), Decoded::Nan | Decoded::Inf { .. })
 }
 
 /// Which lane program a pair runs.
@@ -151,7 +152,6 @@ impl LaneParams {
             KernelClass::Identity if s.kind == Kind::Float => LaneClass::FloatToFloat,
             KernelClass::Identity => LaneClass::IntToInt,
         };
-        let entries = dir.map.entries();
         let (lim_pos, lim_neg) = match d.kind {
             Kind::Signed => (d.mask() >> 1, (d.mask() >> 1) + 1),
             Kind::Unsigned => (d.mask(), 0),
@@ -177,8 +177,7 @@ impl LaneParams {
             src_sign_ext: if s.kind == Kind::Signed { s.sign_mask() } else { 0 },
             min_bits: d.min_bits(),
             max_bits: d.max_bits(),
-            // A float source's keys and lanes compare with both zeros as +0.
-            keys: Keys::new(entries, if s.kind == Kind::Float { (1 << (s.bits - 1)) - 1 } else { u64::MAX }, |k| k),
+            keys: Keys::new(dir, |k| k),
             substitute: special_substitute(dir),
             narrow32: Narrow32::new(dir),
         })
@@ -200,16 +199,16 @@ fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
     up as u64
 }
 
-/// A direction's scalar_map keys in a lane program's type. The lane programs leave them to
-/// a pass of their own after each chunk's conversion, taken only when the map has keys:
-/// comparing every lane with every key inside the conversion cost up to half its time where
-/// lanes are scalar (wasm32 without simd128, Cortex-M).
+/// The scalar_map keys a lane program must flag, in its lane type. The chunk driver checks
+/// them in a pass of its own after the conversion, one key at a time over the lanes, and
+/// only as many keys as there are: comparing every lane with every padded key inside the
+/// conversion cost up to half its time where lanes are scalar (wasm32 without simd128,
+/// Cortex-M). NaN and +-Inf keys of a float source are left out, since every lane program
+/// flags those lanes anyway.
 #[derive(Clone, Copy, Debug)]
 pub struct Keys<T> {
-    /// The canonical keys, padded with a copy of the first so that every lane compares with
-    /// all of them in a loop of constant length.
+    /// The canonical keys; the first `len` are real.
     keys: [T; MAX_LANE_KEYS],
-    /// How many are real (0: no map).
     len: usize,
     /// The bits of a lane that tell zero: the magnitude of a float source (its -0 matches
     /// the canonical +0 key), every bit of an integer.
@@ -217,19 +216,32 @@ pub struct Keys<T> {
 }
 
 impl<T: Lane> Keys<T> {
-    fn new(entries: &[(u64, u64)], nonzero: u64, to: impl Fn(u64) -> T) -> Keys<T> {
+    fn new(dir: &Direction, to: impl Fn(u64) -> T) -> Keys<T> {
+        let from = dir.from;
         let mut keys = [T::default(); MAX_LANE_KEYS];
-        for (i, k) in keys.iter_mut().enumerate() {
-            *k = entries.get(i).or(entries.first()).map_or(T::default(), |e| to(e.0));
+        let mut len = 0;
+        for &(k, _) in dir.map.entries().iter().filter(|e| !special_key(from, e.0)) {
+            if let Some(slot) = keys.get_mut(len) {
+                *slot = to(k);
+                len += 1;
+            }
         }
-        Keys { keys, len: entries.len(), nonzero: T::from_u64(nonzero) }
+        let nonzero = if from.is_float() { from.format().mask() >> 1 } else { u64::MAX };
+        Keys { keys, len, nonzero: T::from_u64(nonzero) }
     }
 
-    /// Is the source lane `x` one of the keys? (Only called when `len != 0`.)
+    /// Set the flag of every lane of `x` that is one of the keys.
     #[inline(always)]
-    fn hit(&self, x: T) -> bool {
-        let key = if (x & self.nonzero) == T::default() { T::default() } else { x };
-        self.keys.iter().fold(false, |acc, &k| acc | (k == key))
+    fn flag_hits<const N: usize>(&self, x: &[T; N], flags: &mut [bool; N]) {
+        let mut canon = [T::default(); N];
+        for (c, &xl) in canon.iter_mut().zip(x.iter()) {
+            *c = if (xl & self.nonzero) == T::default() { T::default() } else { xl };
+        }
+        for &k in self.keys.get(..self.len).unwrap_or(&[]) {
+            for (fl, &c) in flags.iter_mut().zip(canon.iter()) {
+                *fl |= c == k;
+            }
+        }
     }
 }
 
@@ -293,7 +305,7 @@ impl Narrow32 {
             clamp: dir.out_of_range == Some(OutOfRange::Clamp),
             subnormal_results: d.exp_bits < s.exp_bits,
             // A float32 key is a float32 pattern: the cast loses nothing.
-            keys: Keys::new(entries, 0x7fff_ffff, |k| k as u32),
+            keys: Keys::new(dir, |k| k as u32),
         })
     }
 }
@@ -860,9 +872,7 @@ fn drive_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
             store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), yl.to_u64());
         }
         if keys.len != 0 {
-            for (fl, &xl) in flags.iter_mut().zip(x.iter()) {
-                *fl |= keys.hit(xl);
-            }
+            keys.flag_hits(&x, &mut flags);
         }
         let mut flagged = 0u32;
         for (i, &f) in flags.iter().enumerate() {
