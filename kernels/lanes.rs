@@ -5,9 +5,10 @@
 //! Shape ("the fast path detects, the slow path explains"): a chunk of elements is
 //! loaded, each lane is converted branch-free by integer bit work, and every lane that the
 //! fast path does not cover exactly (NaN, Inf, subnormals, values at or beyond the target's
-//! range, scalar_map keys) sets a flag. Flagged elements only are redone: a NaN or +-Inf
-//! that the scalar_map maps is written in-line ([`SpecialMap`]), anything else by the scalar
-//! reference, which writes the exact result or reports the exact error. Every choice that
+//! range) sets a flag. Flagged elements only are redone: a NaN or +-Inf that the scalar_map
+//! maps is written in-line ([`SpecialMap`]), anything else by the scalar reference, which
+//! writes the exact result or reports the exact error. Other scalar_map keys are found by a
+//! pass after the chunk loop and redone the same way ([`Keys`]). Every choice that
 //! depends on the configuration (types, rounding, out_of_range, map present) is a const
 //! generic or a plan-time parameter, never a branch in the loop.
 
@@ -25,7 +26,8 @@ pub const LANES: usize = 8;
 /// long reach every kernel's vector loop (shorter buffers go straight to the tail).
 pub const MAX_STEP: usize = 64;
 
-/// scalar_map keys checked in-lane; a larger map uses the table or scalar kernels.
+/// The most scalar_map entries the lane programs take; a larger map uses the table or scalar
+/// kernels.
 pub const MAX_LANE_KEYS: usize = 8;
 
 /// Rounding modes as const generic values.
@@ -74,7 +76,7 @@ pub const fn range_code(o: Option<OutOfRange>) -> u8 {
 
 /// Whether every scalar_map key is a lane the hand-written kernels already send cold: NaN or
 /// +-Inf of a float source (true without a map). Any other key leaves the direction to the
-/// generic lane bodies, which check keys in-lane.
+/// generic lane programs, which look for the other keys after their chunk loop.
 pub fn map_keys_are_special(dir: &Direction) -> bool {
     dir.map.entries().iter().all(|&(k, _)| special_key(dir.from, k))
 }
@@ -125,8 +127,8 @@ pub struct LaneParams {
     src_sign_ext: u64,
     min_bits: u64,
     max_bits: u64,
-    /// The scalar_map keys, checked after each chunk's conversion.
-    keys: Keys<u64>,
+    /// The scalar_map keys the program leaves to [`fix_key_hits`].
+    keys: Keys,
     /// The source value a kernel may put in NaN/Inf lanes instead of resolving them as map
     /// hits ([`special_substitute`]), found once, when the plan is bound.
     pub substitute: Option<u64>,
@@ -177,7 +179,7 @@ impl LaneParams {
             src_sign_ext: if s.kind == Kind::Signed { s.sign_mask() } else { 0 },
             min_bits: d.min_bits(),
             max_bits: d.max_bits(),
-            keys: Keys::new(dir, |k| k),
+            keys: Keys::new(dir),
             substitute: special_substitute(dir),
             narrow32: Narrow32::new(dir),
         })
@@ -199,49 +201,40 @@ fn increment<const M: u8>(neg: bool, n: u64, rem: u64, half: u64) -> u64 {
     up as u64
 }
 
-/// The scalar_map keys a lane program must flag, in its lane type. The chunk driver checks
-/// them in a pass of its own after the conversion, one key at a time over the lanes, and
-/// only as many keys as there are: comparing every lane with every padded key inside the
-/// conversion cost up to half its time where lanes are scalar (wasm32 without simd128,
-/// Cortex-M). NaN and +-Inf keys of a float source are left out, since every lane program
-/// flags those lanes anyway.
+/// The scalar_map keys the lane programs do not flag: NaN and +-Inf keys of a float source
+/// are left out, since every lane program flags those lanes anyway. The chunk loop carries
+/// no key comparison (per lane it cost up to half of a conversion where lanes are scalar,
+/// wasm32 without simd128 and Cortex-M); [`fix_key_hits`] redoes the hits after it.
 #[derive(Clone, Copy, Debug)]
-pub struct Keys<T> {
+pub struct Keys {
     /// The canonical keys; the first `len` are real.
-    keys: [T; MAX_LANE_KEYS],
+    keys: [u64; MAX_LANE_KEYS],
     len: usize,
-    /// The bits of a lane that tell zero: the magnitude of a float source (its -0 matches
-    /// the canonical +0 key), every bit of an integer.
-    nonzero: T,
+    /// The bits of an element that tell zero: the magnitude of a float source (its -0
+    /// matches the canonical +0 key), every bit of an integer.
+    nonzero: u64,
 }
 
-impl<T: Lane> Keys<T> {
-    fn new(dir: &Direction, to: impl Fn(u64) -> T) -> Keys<T> {
+impl Keys {
+    fn new(dir: &Direction) -> Keys {
         let from = dir.from;
-        let mut keys = [T::default(); MAX_LANE_KEYS];
+        let mut keys = [0; MAX_LANE_KEYS];
         let mut len = 0;
         for &(k, _) in dir.map.entries().iter().filter(|e| !special_key(from, e.0)) {
             if let Some(slot) = keys.get_mut(len) {
-                *slot = to(k);
+                *slot = k;
                 len += 1;
             }
         }
         let nonzero = if from.is_float() { from.format().mask() >> 1 } else { u64::MAX };
-        Keys { keys, len, nonzero: T::from_u64(nonzero) }
+        Keys { keys, len, nonzero }
     }
 
-    /// Set the flag of every lane of `x` that is one of the keys.
+    /// Is the element `x` one of the keys?
     #[inline(always)]
-    fn flag_hits<const N: usize>(&self, x: &[T; N], flags: &mut [bool; N]) {
-        let mut canon = [T::default(); N];
-        for (c, &xl) in canon.iter_mut().zip(x.iter()) {
-            *c = if (xl & self.nonzero) == T::default() { T::default() } else { xl };
-        }
-        for &k in self.keys.get(..self.len).unwrap_or(&[]) {
-            for (fl, &c) in flags.iter_mut().zip(canon.iter()) {
-                *fl |= c == k;
-            }
-        }
+    fn hit(&self, x: u64) -> bool {
+        let key = if x & self.nonzero == 0 { 0 } else { x };
+        self.keys.get(..self.len).unwrap_or(&[]).contains(&key)
     }
 }
 
@@ -270,8 +263,8 @@ pub struct Narrow32 {
     /// Whether normal float32 values can have subnormal results (a target with a narrower
     /// exponent range than float32's).
     pub subnormal_results: bool,
-    /// The scalar_map keys, checked after each chunk's conversion.
-    keys: Keys<u32>,
+    /// The scalar_map keys the program leaves to [`fix_key_hits`].
+    keys: Keys,
 }
 
 impl Narrow32 {
@@ -304,8 +297,7 @@ impl Narrow32 {
             sign_shift: d.bits - 1,
             clamp: dir.out_of_range == Some(OutOfRange::Clamp),
             subnormal_results: d.exp_bits < s.exp_bits,
-            // A float32 key is a float32 pattern: the cast loses nothing.
-            keys: Keys::new(dir, |k| k as u32),
+            keys: Keys::new(dir),
         })
     }
 }
@@ -327,7 +319,7 @@ const STEPWISE_SHIFT: bool = cfg!(any(
 /// that each lane takes or not (a per-lane shift from uniform ones). Without `SUB`, those
 /// lanes are flagged. Beyond the largest
 /// finite value after rounding: +-Inf with clamp, else flagged. NaN, +-Inf, subnormal
-/// sources are flagged (map keys by the chunk driver).
+/// sources are flagged (map keys are [`fix_key_hits`]'s).
 #[inline(always)]
 pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, bool) {
     let neg = x >> 31;
@@ -807,7 +799,7 @@ impl<const M: u8> LaneOp for IntToFloatOp<M> {
 }
 
 /// The integer type of a lane: `u64` for the general programs, `u32` for [`f32_narrow`].
-pub trait Lane: Copy + Default + PartialEq + core::ops::BitAnd<Output = Self> {
+pub trait Lane: Copy + Default {
     /// The lane holding the low bits of `v`.
     fn from_u64(v: u64) -> Self;
     /// The lane's value, widened.
@@ -844,7 +836,62 @@ fn drive_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
     dir: &Direction,
     src: &[u8],
     dst: &mut [u8],
-    keys: &Keys<T>,
+    keys: &Keys,
+    run: impl FnMut(T) -> (T, bool),
+) -> Result<(), ElementError> {
+    let converted = convert_chunks::<S, D, N, T>(dir, src, dst, run);
+    if keys.len == 0 {
+        return converted;
+    }
+    // Every element before a failing one holds its cast (the contract on errors).
+    let end = match &converted {
+        Ok(()) => src.len() / S,
+        Err(e) => e.index,
+    };
+    fix_key_hits(dir, keys, src, dst, (S, D), end)?;
+    converted
+}
+
+/// Redo, by the scalar reference, every element before `end` that is one of `keys`: the
+/// lane programs convert those as ordinary values. Once per call, after the chunk loop, and
+/// out of line, so that the loop stays free of the comparison and is not compiled twice
+/// (with and without keys).
+#[inline(never)]
+fn fix_key_hits(
+    dir: &Direction,
+    keys: &Keys,
+    src: &[u8],
+    dst: &mut [u8],
+    (s, d): (usize, usize),
+    end: usize,
+) -> Result<(), ElementError> {
+    let load_any = |b: &[u8]| match s {
+        2 => load::<2>(b),
+        4 => load::<4>(b),
+        8 => load::<8>(b),
+        _ => load::<1>(b),
+    };
+    for lo in (0..end).step_by(32) {
+        let hi = end.min(lo + 32);
+        let (Some(sc), Some(dc)) = (src.get(s * lo..s * hi), dst.get_mut(d * lo..d * hi)) else { break };
+        let mut hits = 0u32;
+        for (i, e) in sc.chunks_exact(s).enumerate() {
+            hits |= (keys.hit(load_any(e)) as u32) << i;
+        }
+        if hits != 0 {
+            cold_lanes(dir, sc, dc, (s, d), hits, lo)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`drive_chunks`]' loop: every element converted by `run` (by the scalar reference where
+/// it flags the lane, and for the tail), map keys aside.
+#[inline(always)]
+fn convert_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
+    dir: &Direction,
+    src: &[u8],
+    dst: &mut [u8],
     mut run: impl FnMut(T) -> (T, bool),
 ) -> Result<(), ElementError> {
     let mut done = 0;
@@ -870,9 +917,6 @@ fn drive_chunks<const S: usize, const D: usize, const N: usize, T: Lane>(
         }
         for (i, &yl) in y.iter().enumerate() {
             store::<D>(dc.get_mut(D * i..).unwrap_or(&mut []), yl.to_u64());
-        }
-        if keys.len != 0 {
-            keys.flag_hits(&x, &mut flags);
         }
         let mut flagged = 0u32;
         for (i, &f) in flags.iter().enumerate() {

@@ -235,6 +235,36 @@ fn a_special_value_at_every_lane_position() {
 }
 
 #[test]
+fn map_keys_before_a_failing_element_take_their_values() {
+    // Keys are found after the chunk loop; the elements before the first failing one must
+    // hold their mapped values all the same (keys before, within and after the chunk of
+    // the error, and an error past the whole chunks, in the tail).
+    static MAP: [(FillValue, FillValue); 1] = [(FillValue::Number("2.5"), FillValue::Int(99))];
+    let n = 2 * MAX_STEP + 3;
+    for src in [DataType::Float32, DataType::Float64] {
+        for dst in [DataType::UInt8, DataType::Int32, DataType::Float16, DataType::Float8E4M3, DataType::BFloat16] {
+            let cfg = CastConfig::new(dst).with_scalar_map(&MAP, &[]);
+            let plan = CastPlan::new(&cfg, src, None).unwrap();
+            for err in [3, MAX_STEP + 2, n - 1] {
+                let mut vals: Vec<f64> = (0..n).map(|i| (i * 7 % 100) as f64 + 0.25).collect();
+                for key in [0, 2, MAX_STEP + 1, n - 2] {
+                    vals[key] = 2.5;
+                }
+                vals[err] = 1e30;
+                let input: Vec<u8> = if src == DataType::Float32 {
+                    vals.iter().flat_map(|&v| (v as f32).to_ne_bytes()).collect()
+                } else {
+                    vals.iter().flat_map(|v| v.to_ne_bytes()).collect()
+                };
+                for tier in vector_tiers() {
+                    same_as_scalar(&plan, tier, &input, &format!("keys, error at {err}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_tier_reports_the_scalar_error_index() {
     // float64 (compute kernels) and uint8 (table kernels) -> int8: 1000.0 and 200 fail, as
     // does the last element, so the first failing one must be reported.
