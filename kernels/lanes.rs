@@ -317,9 +317,8 @@ const STEPWISE_SHIFT: bool = cfg!(any(
 /// result is the significand shifted down `k` places more, the bits shifted out kept as a
 /// sticky bit; where [`STEPWISE_SHIFT`], `k` is taken apart into shifts by 1, 2, 4 and 8
 /// that each lane takes or not (a per-lane shift from uniform ones). Without `SUB`, those
-/// lanes are flagged. Beyond the largest
-/// finite value after rounding: +-Inf with clamp, else flagged. NaN, +-Inf, subnormal
-/// sources are flagged (map keys are [`fix_key_hits`]'s).
+/// lanes are flagged. Beyond the largest finite value after rounding: +-Inf with clamp, else
+/// flagged. NaN, +-Inf and subnormal sources are flagged (map keys are [`fix_key_hits`]'s).
 #[inline(always)]
 pub fn f32_narrow<const M: u8, const SUB: bool>(p: &Narrow32, x: u32) -> (u32, bool) {
     let neg = x >> 31;
