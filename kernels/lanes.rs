@@ -230,7 +230,8 @@ impl Keys {
         Keys { keys, len, nonzero }
     }
 
-    /// Is the element `x` one of the keys?
+    /// Is the element `x` one of the keys? ([`scalar::canonical_key`] for the elements that
+    /// can match here, which are not NaN: -0 is +0.)
     #[inline(always)]
     fn hit(&self, x: u64) -> bool {
         let key = if x & self.nonzero == 0 { 0 } else { x };
@@ -864,18 +865,13 @@ fn fix_key_hits(
     (s, d): (usize, usize),
     end: usize,
 ) -> Result<(), ElementError> {
-    let load_any = |b: &[u8]| match s {
-        2 => load::<2>(b),
-        4 => load::<4>(b),
-        8 => load::<8>(b),
-        _ => load::<1>(b),
-    };
+    let format = dir.from.format();
     for lo in (0..end).step_by(32) {
         let hi = end.min(lo + 32);
         let (Some(sc), Some(dc)) = (src.get(s * lo..s * hi), dst.get_mut(d * lo..d * hi)) else { break };
         let mut hits = 0u32;
         for (i, e) in sc.chunks_exact(s).enumerate() {
-            hits |= (keys.hit(load_any(e)) as u32) << i;
+            hits |= (keys.hit(scalar::read_bits(format, e)) as u32) << i;
         }
         if hits != 0 {
             cold_lanes(dir, sc, dc, (s, d), hits, lo)?;
